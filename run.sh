@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# minutes: build if needed, then run a command (default: serve).
+#   ./run.sh [serve|import|keys|reindex|migrate|generate] ...   run the service
+#   ./run.sh test                                                 run the whole test suite
+set -euo pipefail
+cd "$(dirname "$0")"
+
+java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1; }
+
+# The machine's default java may be older than 21: look for a JDK 21+ ourselves.
+find_java_home() {
+  local candidates=()
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  if command -v java >/dev/null 2>&1; then
+    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")")
+  fi
+  for d in /usr/lib/jvm/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/*; do
+    [ -d "$d" ] && candidates+=("$d")
+  done
+  local best="" best_v=0 v
+  for d in "${candidates[@]}"; do
+    [ -x "$d/bin/java" ] && [ -x "$d/bin/javac" ] || continue
+    v=$(java_major "$d/bin/java")
+    if [ -n "$v" ] && [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ]; then best="$d"; best_v="$v"; fi
+  done
+  [ -n "$best" ] || { echo "minutes needs a JDK 21 or newer; none found (set JAVA_HOME)." >&2; exit 1; }
+  echo "$best"
+}
+
+export JAVA_HOME="$(find_java_home)"
+export PATH="$JAVA_HOME/bin:$PATH"
+MVN=(mvn -B -q)
+
+build_if_needed() {
+  local jar=target/minutes.jar
+  if [ ! -f "$jar" ] || [ -n "$(find pom.xml src/main -newer "$jar" -print -quit)" ]; then
+    echo "Building minutes (JDK: $JAVA_HOME)..." >&2
+    "${MVN[@]}" -DskipTests package >&2
+  fi
+}
+
+case "${1:-serve}" in
+  test)
+    shift
+    exec mvn -B verify "$@"
+    ;;
+  *)
+    build_if_needed
+    exec java ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC} -jar target/minutes.jar "$@"
+    ;;
+esac

@@ -1,0 +1,108 @@
+package minutes.cli;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import minutes.App;
+import minutes.config.Config;
+import minutes.generate.DemoData;
+import minutes.http.Scope;
+import minutes.keys.ApiKeys;
+import minutes.store.Db;
+import minutes.store.Migrations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code serve} (also the default): starts the API. On a database without any workspace it
+ * first loads the bundled demo data through the normal import and prints a demo key.
+ */
+@Command(name = "serve", description = "Start the server (loads demo data on an empty database).")
+final class ServeCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    return serve(spec);
+  }
+
+  static int serve(CommandSpec spec) throws Exception {
+    Config config = Cli.config(spec);
+    PrintWriter out = spec.commandLine().getOut();
+    String demoKey = null;
+    if (isEmpty(config.dbPath())) {
+      demoKey = loadDemo(config, out, spec.commandLine().getErr());
+    } else if (config.autoMigrate()) {
+      Migrations.migrate(config.dbPath());
+    } else {
+      List<String> pending = Migrations.pending(config.dbPath());
+      if (!pending.isEmpty()) {
+        log.warn("{} migration(s) pending ({}); endpoints that need them answer 503 until you run: ./run.sh migrate",
+            pending.size(), String.join(", ", pending));
+      }
+    }
+    App app = new App(config).start();
+    String base = "http://" + config.httpHost() + ":" + app.port();
+    if (demoKey != null) {
+      out.println();
+      out.println("Demo data loaded. Demo key (all scopes, workspace 'demo'):");
+      out.println("  " + demoKey);
+      out.println("Try:");
+      out.println("  curl -H 'Authorization: Bearer " + demoKey + "' " + base + "/api/v1/meetings");
+      out.println();
+    }
+    out.println("minutes is serving on " + base + " (Ctrl-C to stop)");
+    out.flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      app.close();
+      stopped.countDown();
+    }, "shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /** True for a missing database or one that holds no workspace yet. */
+  private static boolean isEmpty(Path db) throws SQLException {
+    if (!Files.exists(db)) return true;
+    try (Connection c = Db.openWriter(db);
+        var rs = c.createStatement().executeQuery(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'workspace'")) {
+      rs.next();
+      if (rs.getInt(1) == 0) return true;
+    }
+    try (Connection c = Db.openWriter(db);
+        var rs = c.createStatement().executeQuery("SELECT count(*) FROM workspace")) {
+      rs.next();
+      return rs.getInt(1) == 0;
+    }
+  }
+
+  private static String loadDemo(Config config, PrintWriter out, PrintWriter err) throws Exception {
+    out.println("Empty database " + config.dbPath() + ": loading the demo data...");
+    Path file = Files.createTempFile("minutes-demo-", ".ndjson");
+    try {
+      try (Writer w = Files.newBufferedWriter(file)) {
+        DemoData.write(w);
+      }
+      if (ImportCommand.run(config, List.of(file), out, err) != 0) throw new Cli.UserError("the demo data did not import");
+    } finally {
+      Files.deleteIfExists(file);
+    }
+    try (Connection c = Db.openWriter(config.dbPath())) {
+      return ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), null, "demo").secret();
+    }
+  }
+}

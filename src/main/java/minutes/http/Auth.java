@@ -1,0 +1,31 @@
+package minutes.http;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.keys.ApiKeys;
+import minutes.keys.Principal;
+
+/** Turns the Authorization header into a {@link Principal} or a 401 (api-spec section 5). */
+final class Auth {
+  // Scheme case-insensitive (RFC 7235); the space is required, so "Bearer<key>" is refused.
+  private static final Pattern BEARER = Pattern.compile("(?i:bearer) +([A-Za-z0-9_\\-]{43,256})\\s*");
+
+  private Auth() {}
+
+  static Principal authenticate(HttpServerExchange ex, Connection c) throws SQLException {
+    String header = ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
+    if (header == null || header.isBlank()) {
+      throw ApiError.unauthorized("send the key as Authorization: Bearer <key>");
+    }
+    Matcher m = BEARER.matcher(header);
+    if (!m.matches()) {
+      throw ApiError.unauthorized("the Authorization header must be Bearer followed by a space and the key");
+    }
+    return ApiKeys.resolve(c, m.group(1))
+        .orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
+  }
+}

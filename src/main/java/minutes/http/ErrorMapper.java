@@ -1,0 +1,46 @@
+package minutes.http;
+
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HttpString;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that turns failures into answers: an {@link ApiError} becomes its JSON body
+ * and headers; anything else is logged with the request line and answered with a fixed 500
+ * that shows no trace, SQL or path.
+ */
+public final class ErrorMapper implements HttpHandler {
+  private static final Logger log = LoggerFactory.getLogger(ErrorMapper.class);
+
+  private final HttpHandler next;
+
+  public ErrorMapper(HttpHandler next) {
+    this.next = next;
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange ex) {
+    try {
+      next.handleRequest(ex);
+    } catch (ApiError e) {
+      send(ex, e);
+    } catch (Throwable t) {
+      log.error("internal error on {} {}", ex.getRequestMethod(), ex.getRequestPath(), t);
+      send(ex, ApiError.internal(null, "the server failed to answer this request; it has been logged"));
+    }
+  }
+
+  public static void send(HttpServerExchange ex, ApiError e) {
+    if (ex.isResponseStarted()) {
+      ex.endExchange();
+      return;
+    }
+    for (Map.Entry<String, String> h : e.headers().entrySet()) {
+      ex.getResponseHeaders().put(HttpString.tryFromString(h.getKey()), h.getValue());
+    }
+    Json.send(ex, e.status(), e.body());
+  }
+}

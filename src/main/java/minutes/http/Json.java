@@ -1,0 +1,44 @@
+package minutes.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.nio.ByteBuffer;
+
+/**
+ * The one JSON configuration: snake_case names, nulls always written (a {@code T | null}
+ * field is never omitted). Thread-safe.
+ */
+public final class Json {
+  public static final ObjectMapper MAPPER = new ObjectMapper()
+      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+  public static final String CONTENT_TYPE = "application/json; charset=utf-8";
+
+  private Json() {}
+
+  public static byte[] bytes(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  public static void send(HttpServerExchange ex, int status, Object body) {
+    byte[] bytes = bytes(body);
+    ex.setStatusCode(status);
+    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, CONTENT_TYPE);
+    ex.getResponseHeaders().put(Headers.CONTENT_LENGTH, bytes.length);
+    ex.getResponseSender().send(ByteBuffer.wrap(bytes));
+  }
+
+  public static void ok(HttpServerExchange ex, Object body) {
+    send(ex, 200, body);
+  }
+}

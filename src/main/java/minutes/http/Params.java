@@ -1,0 +1,105 @@
+package minutes.http;
+
+import io.undertow.server.HttpServerExchange;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import minutes.store.Times;
+
+/**
+ * The one place that reads query parameters. Each method returns a usable value or throws
+ * {@link ApiError#badParam} naming the parameter and the expected shape. A parameter given
+ * twice uses its first value; unknown parameters are never looked at.
+ */
+public final class Params {
+  private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+  private static final Pattern UUID_SHAPE =
+      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+  private final Map<String, Deque<String>> query;
+
+  public Params(HttpServerExchange ex) {
+    this.query = ex.getQueryParameters();
+  }
+
+  public Optional<String> first(String name) {
+    Deque<String> values = query.get(name);
+    return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.peekFirst());
+  }
+
+  /** An integer clamped into [min, max]; absent gives the default; a non-integer is 400. */
+  public int intClamped(String name, int min, int max, int defaultValue) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return defaultValue;
+    String s = raw.get().trim();
+    if (!INTEGER.matcher(s).matches()) {
+      throw ApiError.badParam(name, name + " must be an integer from " + min + " to " + max);
+    }
+    BigInteger v = new BigInteger(s);
+    if (v.compareTo(BigInteger.valueOf(min)) < 0) return min;
+    if (v.compareTo(BigInteger.valueOf(max)) > 0) return max;
+    return v.intValueExact();
+  }
+
+  public int limit(int max, int defaultValue) {
+    return intClamped("limit", 1, max, defaultValue);
+  }
+
+  public int offset() {
+    return intClamped("offset", 0, Integer.MAX_VALUE, 0);
+  }
+
+  /** One of the allowed values, or empty when absent. */
+  public Optional<String> oneOf(String name, List<String> allowed) {
+    Optional<String> raw = first(name);
+    if (raw.isPresent() && !allowed.contains(raw.get())) {
+      throw ApiError.badParam(name, name + " must be one of " + String.join(", ", allowed));
+    }
+    return raw;
+  }
+
+  /** A real calendar date YYYY-MM-DD. */
+  public Optional<LocalDate> date(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return Optional.empty();
+    LocalDate d = Times.parseDate(raw.get());
+    if (d == null) throw ApiError.badParam(name, name + " must be a date in the form YYYY-MM-DD");
+    return Optional.of(d);
+  }
+
+  /** A date (meaning its start, 00:00Z) or an RFC 3339 date-time, in the stored form. */
+  public Optional<String> dateOrDateTime(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return Optional.empty();
+    LocalDate d = Times.parseDate(raw.get());
+    if (d != null) return Optional.of(Times.startOfDay(d));
+    Instant t = Times.parseDateTime(raw.get());
+    if (t == null) {
+      throw ApiError.badParam(name, name + " must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2026-03-02T09:30:00Z");
+    }
+    return Optional.of(Times.format(t));
+  }
+
+  public Optional<String> uuid(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isPresent() && !isUuid(raw.get())) {
+      throw ApiError.badParam(name, name + " must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
+    }
+    return raw.map(Params::canonicalUuid);
+  }
+
+  public static boolean isUuid(String s) {
+    return s != null && UUID_SHAPE.matcher(s).matches();
+  }
+
+  /** Ids are stored lower-case; a path or filter may spell them in upper case. */
+  public static String canonicalUuid(String s) {
+    return UUID.fromString(s).toString();
+  }
+}

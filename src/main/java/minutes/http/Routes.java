@@ -1,0 +1,55 @@
+package minutes.http;
+
+import io.undertow.server.HttpHandler;
+import io.undertow.server.RoutingHandler;
+import java.sql.Connection;
+import java.util.Set;
+import minutes.keys.Principal;
+import minutes.store.Db;
+
+/**
+ * The route table. Every API route runs the checks in the order decisions.md fixes:
+ * authentication (401), scope (403), schema availability (503), then the endpoint, which
+ * validates its parameters (400) before looking anything up (404).
+ */
+public final class Routes {
+  private final Db db;
+  private final SchemaWatch schema;
+  // Path parameters stay out of the query map, so "?id=" can never replace a path id.
+  private final RoutingHandler router = new RoutingHandler(false);
+
+  public Routes(Db db) {
+    this.db = db;
+    this.schema = new SchemaWatch(db);
+    router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
+    router.setInvalidMethodHandler(ex -> ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString())));
+  }
+
+  /** An authenticated API route answering GET and HEAD. */
+  public Routes api(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
+    return open(template, ex -> {
+      try (Connection c = db.read()) {
+        c.setAutoCommit(false);
+        try {
+          Principal principal = Auth.authenticate(ex, c);
+          if (!principal.scopes().contains(scope)) throw ApiError.forbidden(scope);
+          schema.require(tables);
+          Json.ok(ex, endpoint.answer(new Request(ex, principal, new Params(ex), c)));
+        } finally {
+          c.rollback();
+        }
+      }
+    });
+  }
+
+  /** A route without a key (health, documentation). */
+  public Routes open(String template, HttpHandler handler) {
+    router.add("GET", template, handler);
+    router.add("HEAD", template, handler);
+    return this;
+  }
+
+  public HttpHandler handler() {
+    return router;
+  }
+}

@@ -1,0 +1,161 @@
+package minutes.keys;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import minutes.http.Scope;
+import minutes.store.Times;
+
+/**
+ * Issuing, listing, revoking and resolving API keys. A key is 256 random bits in URL-safe
+ * base64 behind a short prefix; only its SHA-256 is stored, so a lookup by hash needs no
+ * secret comparison at all and a stolen database yields no usable key.
+ */
+public final class ApiKeys {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String PREFIX = "mk_";
+
+  private ApiKeys() {}
+
+  /** What {@code keys list} shows: never the secret. */
+  public record KeyInfo(String id, String workspace, String user, String name, String scopes,
+      String createdAt, String revokedAt) {}
+
+  public record Created(String id, String secret) {}
+
+  public static Created create(Connection c, String workspaceSlug, Set<Scope> scopes, String userEmail, String name)
+      throws SQLException {
+    long workspaceId = workspaceId(c, workspaceSlug)
+        .orElseThrow(() -> new KeyException("no workspace '" + workspaceSlug + "'; import it first"));
+    if (userEmail != null && !userExists(c, workspaceId, userEmail)) {
+      throw new KeyException("no user '" + userEmail + "' in workspace '" + workspaceSlug + "'; import it first");
+    }
+    byte[] secretBytes = new byte[32];
+    RANDOM.nextBytes(secretBytes);
+    String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secretBytes);
+    byte[] idBytes = new byte[6];
+    RANDOM.nextBytes(idBytes);
+    String id = "key_" + HexFormat.of().formatHex(idBytes);
+    try (PreparedStatement ps = c.prepareStatement("""
+        INSERT INTO api_key(id, workspace_id, user_email, name, scopes, secret_hash, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)""")) {
+      ps.setString(1, id);
+      ps.setLong(2, workspaceId);
+      ps.setString(3, userEmail);
+      ps.setString(4, name);
+      ps.setString(5, String.join(",", scopes.stream().map(Scope::value).sorted().toList()));
+      ps.setBytes(6, hash(secret));
+      ps.setString(7, Times.format(Instant.now()));
+      ps.executeUpdate();
+    }
+    return new Created(id, secret);
+  }
+
+  public static List<KeyInfo> list(Connection c) throws SQLException {
+    List<KeyInfo> keys = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("""
+        SELECT k.id, w.slug, k.user_email, k.name, k.scopes, k.created_at, k.revoked_at
+        FROM api_key k JOIN workspace w ON w.id = k.workspace_id
+        ORDER BY k.created_at, k.id""");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        keys.add(new KeyInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6), rs.getString(7)));
+      }
+    }
+    return keys;
+  }
+
+  /** Returns false when there is no such key; revoking twice keeps the first time. */
+  public static boolean revoke(Connection c, String id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "UPDATE api_key SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?")) {
+      ps.setString(1, Times.format(Instant.now()));
+      ps.setString(2, id);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** The principal of a live key, or empty for an unknown or revoked one. */
+  public static Optional<Principal> resolve(Connection c, String secret) throws SQLException {
+    long workspaceId;
+    Principal p;
+    try (PreparedStatement ps = c.prepareStatement("""
+        SELECT id, workspace_id, user_email, scopes FROM api_key
+        WHERE secret_hash = ? AND revoked_at IS NULL""")) {
+      ps.setBytes(1, hash(secret));
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) return Optional.empty();
+        workspaceId = rs.getLong(2);
+        p = new Principal(rs.getString(1), workspaceId, rs.getString(3), parseScopes(rs.getString(4)), Set.of());
+      }
+    }
+    Set<String> domains = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement("SELECT domain FROM workspace_domain WHERE workspace_id = ?")) {
+      ps.setLong(1, workspaceId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) domains.add(rs.getString(1));
+      }
+    }
+    return Optional.of(new Principal(p.keyId(), workspaceId, p.userEmail(), p.scopes(), Set.copyOf(domains)));
+  }
+
+  public static Set<Scope> parseScopes(String commaSeparated) {
+    Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+    for (String s : commaSeparated.split(",")) {
+      String trimmed = s.trim();
+      if (trimmed.isEmpty()) continue;
+      scopes.add(Scope.parse(trimmed).orElseThrow(() -> new KeyException(
+          "unknown scope '" + trimmed + "'; scopes are meetings:read, action_items:read, transcripts:read")));
+    }
+    return scopes;
+  }
+
+  static byte[] hash(String secret) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  private static Optional<Long> workspaceId(Connection c, String slug) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
+      ps.setString(1, slug);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+      }
+    }
+  }
+
+  private static boolean userExists(Connection c, long workspaceId, String email) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?")) {
+      ps.setLong(1, workspaceId);
+      ps.setString(2, email);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** A mistake in a keys command, shown to the user as one line. */
+  public static final class KeyException extends RuntimeException {
+    public KeyException(String message) {
+      super(message);
+    }
+  }
+}

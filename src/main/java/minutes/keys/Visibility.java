@@ -1,0 +1,21 @@
+package minutes.keys;
+
+import minutes.store.Sql;
+
+/**
+ * The rows a key may see, as SQL: its workspace, and for a personal key only the meetings
+ * that list its user in {@code visible_to}. Every query that reads meetings goes through here.
+ */
+public final class Visibility {
+  private Visibility() {}
+
+  /** Adds the visibility condition for the meeting aliased {@code m}. */
+  public static Sql restrict(Sql sql, String meetingAlias, Principal p) {
+    sql.add("AND " + meetingAlias + ".workspace_id = ?", p.workspaceId());
+    if (p.isPersonal()) {
+      sql.add("AND EXISTS (SELECT 1 FROM meeting_viewer v WHERE v.meeting_id = " + meetingAlias
+          + ".id AND v.email = ?)", p.userEmail());
+    }
+    return sql;
+  }
+}

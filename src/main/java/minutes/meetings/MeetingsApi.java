@@ -1,0 +1,161 @@
+package minutes.meetings;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import minutes.http.ApiError;
+import minutes.http.Pagination;
+import minutes.http.Params;
+import minutes.http.Request;
+import minutes.keys.Principal;
+import minutes.keys.Visibility;
+import minutes.meetings.MeetingRecords.Meeting;
+import minutes.meetings.MeetingRecords.MeetingRow;
+import minutes.meetings.MeetingRecords.Participant;
+import minutes.meetings.MeetingRecords.ParticipantList;
+import minutes.meetings.MeetingRecords.ParticipantRow;
+import minutes.meetings.MeetingRecords.Protocol;
+import minutes.store.Sql;
+import minutes.store.Times;
+import minutes.store.Vocabulary;
+import minutes.tasks.ActionItem;
+
+/** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Stateless. */
+public final class MeetingsApi {
+  private MeetingsApi() {}
+
+  private static final String ROW_COLUMNS =
+      "m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.created_at, m.organizer_email";
+
+  /** {@code order} values and the indexed columns behind them; starts_at falls back to created_at. */
+  private enum Order {
+    STARTS_AT("starts_at", "m.sort_at"),
+    CREATED_AT("created_at", "m.created_at"),
+    TITLE("title", "m.title_folded");
+
+    final String name;
+    final String column;
+
+    Order(String name, String column) {
+      this.name = name;
+      this.column = column;
+    }
+  }
+
+  public static Pagination.Page<MeetingRow> list(Request r) throws SQLException {
+    Params p = r.params();
+    Optional<String> from = p.dateOrDateTime("from");
+    Optional<String> to = p.dateOrDateTime("to");
+    Optional<String> q = p.first("q");
+    Optional<String> status = p.oneOf("status", Vocabulary.MEETING_STATUSES);
+    Optional<String> platform = p.oneOf("platform", Vocabulary.PLATFORMS);
+    Optional<String> source = p.oneOf("source", Vocabulary.MEETING_SOURCES);
+    String orderParam = p.first("order").orElse("-starts_at");
+    boolean descending = orderParam.startsWith("-");
+    String orderName = descending ? orderParam.substring(1) : orderParam;
+    Order order = null;
+    for (Order o : Order.values()) if (o.name.equals(orderName)) order = o;
+    if (order == null) {
+      throw ApiError.badParam("order", "order must be one of starts_at, created_at, title, each optionally prefixed by - for descending");
+    }
+    int limit = p.limit(200, 50);
+    int offset = p.offset();
+
+    Sql where = new Sql("FROM meeting m WHERE 1 = 1");
+    Visibility.restrict(where, "m", r.principal());
+    from.ifPresent(v -> where.add("AND m.sort_at >= ?", v));
+    to.ifPresent(v -> where.add("AND m.sort_at < ?", v));
+    q.map(String::trim).filter(s -> !s.isEmpty())
+        .ifPresent(v -> where.add("AND m.title_folded LIKE ? ESCAPE '\\'", "%" + likeEscape(Times.fold(v)) + "%"));
+    status.ifPresent(v -> where.add("AND m.status = ?", v));
+    platform.ifPresent(v -> where.add("AND m.platform = ?", v));
+    source.ifPresent(v -> where.add("AND m.source = ?", v));
+
+    long total = new Sql("SELECT count(*)").add(where).count(r.db());
+    String dir = descending ? " DESC" : " ASC";
+    List<MeetingRow> rows = new Sql("SELECT " + ROW_COLUMNS)
+        .add(where)
+        .add("ORDER BY " + order.column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
+        .list(r.db(), MeetingsApi::row);
+    return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
+  }
+
+  public static Meeting get(Request r) throws SQLException {
+    String id = visibleMeetingId(r);
+    Principal who = r.principal();
+    Connection c = r.db();
+    Meeting m = new Sql("""
+        SELECT m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.join_url,
+               m.organizer_email, m.created_at, m.template_id
+        FROM meeting m WHERE m.id = ?""", id)
+        .one(c, rs -> new Meeting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
+            rs.getString(10), rs.getString(11), null, null))
+        .orElseThrow(MeetingsApi::meetingNotFound);
+    List<Participant> participants = participants(c, id, who).stream()
+        .map(p -> new Participant(p.displayName(), p.email(), p.isInternal(), p.source(), p.approxJoinedAt(), p.approxLeftAt()))
+        .toList();
+    Protocol protocol = new Sql("""
+        SELECT id, tldr, content_md, generated_at, edited_at FROM protocol
+        WHERE meeting_id = ? AND is_current = 1""", id)
+        .one(c, rs -> new Protocol(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), null))
+        .orElse(null);
+    if (protocol != null) {
+      // Nested tasks keep the order they have in the minutes.
+      List<ActionItem> items = new Sql("""
+          SELECT id, task, owner_name, due, verdict, status FROM action_item
+          WHERE protocol_id = ? ORDER BY position""", protocol.id())
+          .list(c, rs -> new ActionItem(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), rs.getString(6)));
+      protocol = new Protocol(protocol.id(), protocol.tldr(), protocol.contentMd(), protocol.generatedAt(),
+          protocol.editedAt(), items);
+    }
+    return new Meeting(m.id(), m.title(), m.platform(), m.source(), m.status(), m.startsAt(), m.endsAt(),
+        m.joinUrl(), m.organizerEmail(), m.createdAt(), m.templateId(), participants, protocol);
+  }
+
+  public static ParticipantList participantList(Request r) throws SQLException {
+    String id = visibleMeetingId(r);
+    return new ParticipantList(id, participants(r.db(), id, r.principal()));
+  }
+
+  /**
+   * The canonical id of the path's meeting when the key may see it; otherwise 404, also for
+   * an id that is no UUID, so that other people's meetings do not show (api-spec 1).
+   */
+  public static String visibleMeetingId(Request r) throws SQLException {
+    String raw = r.path("id");
+    if (!Params.isUuid(raw)) throw meetingNotFound();
+    Sql sql = new Sql("SELECT m.id FROM meeting m WHERE m.id = ?", Params.canonicalUuid(raw));
+    Visibility.restrict(sql, "m", r.principal());
+    return sql.one(r.db(), rs -> rs.getString(1)).orElseThrow(MeetingsApi::meetingNotFound);
+  }
+
+  private static ApiError meetingNotFound() {
+    return ApiError.notFound("no meeting with this id is visible to this key");
+  }
+
+  private static List<ParticipantRow> participants(Connection c, String meetingId, Principal who) throws SQLException {
+    return new Sql("""
+        SELECT display_name, email, source, approx_joined_at, approx_left_at, domain, attended
+        FROM participant WHERE meeting_id = ? ORDER BY position""", meetingId)
+        .list(c, rs -> {
+          String domain = rs.getString(6);
+          boolean internal = domain != null && who.ownDomains().contains(domain);
+          return new ParticipantRow(rs.getString(1), rs.getString(2), internal, rs.getString(3),
+              rs.getString(4), rs.getString(5), domain, rs.getInt(7) != 0);
+        });
+  }
+
+  private static MeetingRow row(ResultSet rs) throws SQLException {
+    return new MeetingRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+        rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9));
+  }
+
+  private static String likeEscape(String s) {
+    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  }
+}

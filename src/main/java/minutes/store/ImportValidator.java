@@ -1,0 +1,250 @@
+package minutes.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks one NDJSON line of the import format (decisions.md) and lists every field at fault,
+ * by its path ({@code protocols[0].action_items[2].due}). Pure: no database, no state beyond
+ * the line. Thread-safe.
+ */
+final class ImportValidator {
+  private static final Pattern UUID_SHAPE =
+      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+  private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
+  private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9.-]+\\.[A-Za-z0-9-]+");
+
+  /** One field at fault in one line. */
+  record Problem(String field, String message) {}
+
+  private final List<Problem> problems = new ArrayList<>();
+
+  static List<Problem> check(JsonNode line) {
+    ImportValidator v = new ImportValidator();
+    v.line(line);
+    return v.problems;
+  }
+
+  private void line(JsonNode n) {
+    if (n == null || !n.isObject()) {
+      problem("kind", "each line must be a JSON object with a kind");
+      return;
+    }
+    String kind = n.path("kind").isTextual() ? n.get("kind").asText() : null;
+    if (kind == null) {
+      problem("kind", "kind is required: workspace, user, company or meeting");
+      return;
+    }
+    switch (kind) {
+      case "workspace" -> {
+        fields(n, "", Set.of("kind", "slug", "name", "domains"));
+        slug(n, "slug");
+        text(n, "", "name", true);
+        domains(n, "", "domains");
+      }
+      case "user" -> {
+        fields(n, "", Set.of("kind", "workspace", "email", "name"));
+        slug(n, "workspace");
+        email(n, "", "email", true);
+        text(n, "", "name", false);
+      }
+      case "company" -> {
+        fields(n, "", Set.of("kind", "workspace", "id", "name", "domains"));
+        slug(n, "workspace");
+        uuid(n, "", "id", true);
+        text(n, "", "name", true);
+        domains(n, "", "domains");
+      }
+      case "meeting" -> meeting(n);
+      default -> problem("kind", "kind must be workspace, user, company or meeting, not '" + kind + "'");
+    }
+  }
+
+  private void meeting(JsonNode n) {
+    fields(n, "", Set.of("kind", "workspace", "id", "title", "platform", "source", "status", "starts_at",
+        "ends_at", "join_url", "organizer_email", "created_at", "template_id", "visible_to", "participants",
+        "protocols", "transcript"));
+    slug(n, "workspace");
+    uuid(n, "", "id", true);
+    text(n, "", "title", true);
+    oneOf(n, "", "platform", Vocabulary.PLATFORMS);
+    oneOf(n, "", "source", Vocabulary.MEETING_SOURCES);
+    oneOf(n, "", "status", Vocabulary.MEETING_STATUSES);
+    Instant starts = dateTime(n, "", "starts_at", false);
+    Instant ends = dateTime(n, "", "ends_at", false);
+    if (starts != null && ends != null && ends.isBefore(starts)) problem("ends_at", "ends_at must not be before starts_at");
+    text(n, "", "join_url", false);
+    email(n, "", "organizer_email", false);
+    dateTime(n, "", "created_at", true);
+    uuid(n, "", "template_id", false);
+    int i = 0;
+    for (JsonNode e : array(n, "", "visible_to")) {
+      if (!e.isTextual() || !EMAIL.matcher(e.asText()).matches()) problem("visible_to[" + i + "]", "must be an email address");
+      i++;
+    }
+    i = 0;
+    for (JsonNode p : array(n, "", "participants")) participant(p, "participants[" + i++ + "].");
+    i = 0;
+    Set<String> ids = new HashSet<>();
+    for (JsonNode p : array(n, "", "protocols")) protocol(p, "protocols[" + i++ + "].", ids);
+    i = 0;
+    for (JsonNode s : array(n, "", "transcript")) segment(s, "transcript[" + i++ + "].");
+  }
+
+  private void participant(JsonNode p, String at) {
+    if (!object(p, at)) return;
+    fields(p, at, Set.of("display_name", "email", "source", "attended", "approx_joined_at", "approx_left_at"));
+    text(p, at, "display_name", true);
+    email(p, at, "email", false);
+    oneOf(p, at, "source", Vocabulary.PARTICIPANT_SOURCES);
+    if (p.has("attended") && !p.get("attended").isBoolean()) problem(at + "attended", "attended must be true or false");
+    dateTime(p, at, "approx_joined_at", false);
+    dateTime(p, at, "approx_left_at", false);
+  }
+
+  private void protocol(JsonNode p, String at, Set<String> ids) {
+    if (!object(p, at)) return;
+    fields(p, at, Set.of("id", "tldr", "content_md", "generated_at", "edited_at", "action_items"));
+    unique(uuid(p, at, "id", true), at + "id", ids);
+    text(p, at, "tldr", false);
+    if (!p.path("content_md").isTextual()) problem(at + "content_md", "content_md is required and must be a string");
+    dateTime(p, at, "generated_at", true);
+    dateTime(p, at, "edited_at", false);
+    int i = 0;
+    for (JsonNode t : array(p, at, "action_items")) {
+      String tat = at + "action_items[" + i++ + "].";
+      if (!object(t, tat)) continue;
+      fields(t, tat, Set.of("id", "task", "owner_name", "due", "verdict", "status"));
+      unique(uuid(t, tat, "id", true), tat + "id", ids);
+      text(t, tat, "task", true);
+      text(t, tat, "owner_name", false);
+      JsonNode due = t.get("due");
+      if (due != null && !due.isNull() && (!due.isTextual() || Times.parseDate(due.asText()) == null)) {
+        problem(tat + "due", "due must be a date in the form YYYY-MM-DD or null");
+      }
+      oneOf(t, tat, "verdict", Vocabulary.VERDICTS);
+      oneOf(t, tat, "status", Vocabulary.TASK_STATUSES);
+    }
+  }
+
+  private void segment(JsonNode s, String at) {
+    if (!object(s, at)) return;
+    fields(s, at, Set.of("speaker_name", "speaker_email", "start_ms", "end_ms", "text"));
+    text(s, at, "speaker_name", true);
+    email(s, at, "speaker_email", false);
+    JsonNode start = s.get("start_ms");
+    if (start == null || !start.canConvertToLong() || !start.isIntegralNumber() || start.asLong() < 0) {
+      problem(at + "start_ms", "start_ms is required and must be an integer of at least 0");
+    }
+    JsonNode end = s.get("end_ms");
+    if (end != null && !end.isNull()) {
+      if (!end.isIntegralNumber() || !end.canConvertToLong()) problem(at + "end_ms", "end_ms must be an integer or null");
+      else if (start != null && start.isIntegralNumber() && end.asLong() < start.asLong()) {
+        problem(at + "end_ms", "end_ms must not be less than start_ms");
+      }
+    }
+    if (!s.path("text").isTextual()) problem(at + "text", "text is required and must be a string");
+  }
+
+  // --- field checks; each records a problem and returns what it could read ---
+
+  private void fields(JsonNode n, String at, Set<String> known) {
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      if (!known.contains(name)) problem(at + name, "unknown field '" + name + "'");
+    }
+  }
+
+  private boolean object(JsonNode n, String at) {
+    if (n.isObject()) return true;
+    problem(at.substring(0, at.length() - 1), "must be an object");
+    return false;
+  }
+
+  private Iterable<JsonNode> array(JsonNode n, String at, String name) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) return List.of();
+    if (!v.isArray()) {
+      problem(at + name, name + " must be an array");
+      return List.of();
+    }
+    return v;
+  }
+
+  private void slug(JsonNode n, String name) {
+    JsonNode v = n.get(name);
+    if (v == null || !v.isTextual() || !SLUG.matcher(v.asText()).matches()) {
+      problem(name, name + " is required: a workspace slug of lower-case letters, digits, - and _");
+    }
+  }
+
+  private String text(JsonNode n, String at, String name, boolean required) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      if (required) problem(at + name, name + " is required and must be a non-empty string");
+      return null;
+    }
+    if (!v.isTextual() || (required && v.asText().isBlank())) {
+      problem(at + name, name + (required ? " must be a non-empty string" : " must be a string or null"));
+      return null;
+    }
+    return v.asText();
+  }
+
+  private void email(JsonNode n, String at, String name, boolean required) {
+    String s = text(n, at, name, required);
+    if (s != null && !EMAIL.matcher(s).matches()) problem(at + name, name + " must be an email address");
+  }
+
+  private String uuid(JsonNode n, String at, String name, boolean required) {
+    String s = text(n, at, name, required);
+    if (s != null && !UUID_SHAPE.matcher(s).matches()) {
+      problem(at + name, name + " must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
+      return null;
+    }
+    return s;
+  }
+
+  private void unique(String id, String field, Set<String> seen) {
+    if (id != null && !seen.add(id.toLowerCase())) problem(field, "id " + id + " appears twice in this meeting");
+  }
+
+  private void oneOf(JsonNode n, String at, String name, List<String> allowed) {
+    JsonNode v = n.get(name);
+    if (v == null || !v.isTextual() || !allowed.contains(v.asText())) {
+      problem(at + name, name + " is required and must be one of " + String.join(", ", allowed));
+    }
+  }
+
+  private Instant dateTime(JsonNode n, String at, String name, boolean required) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      if (required) problem(at + name, name + " is required: an RFC 3339 date-time such as 2026-03-02T09:30:00Z");
+      return null;
+    }
+    Instant t = v.isTextual() ? Times.parseDateTime(v.asText()) : null;
+    if (t == null) problem(at + name, name + " must be an RFC 3339 date-time such as 2026-03-02T09:30:00Z");
+    return t;
+  }
+
+  private void domains(JsonNode n, String at, String name) {
+    int i = 0;
+    for (JsonNode d : array(n, at, name)) {
+      if (!d.isTextual() || !DOMAIN.matcher(d.asText()).matches()) {
+        problem(at + name + "[" + i + "]", "must be a domain name such as example.com");
+      }
+      i++;
+    }
+  }
+
+  private void problem(String field, String message) {
+    problems.add(new Problem(field, message));
+  }
+}

@@ -1,0 +1,71 @@
+package minutes.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A statement assembled from fixed SQL fragments and bound values, for queries whose
+ * filters depend on the request. User input only ever travels as a bound value.
+ * Not thread-safe; one per query.
+ */
+public final class Sql {
+  /** Maps the current row of a result set. */
+  @FunctionalInterface
+  public interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private final StringBuilder text = new StringBuilder();
+  private final List<Object> values = new ArrayList<>();
+
+  public Sql(String start, Object... bound) {
+    add(start, bound);
+  }
+
+  public Sql add(String fragment, Object... bound) {
+    text.append(' ').append(fragment);
+    values.addAll(List.of(bound));
+    return this;
+  }
+
+  /** Appends another statement's text and values, e.g. a shared WHERE clause. */
+  public Sql add(Sql other) {
+    text.append(other.text);
+    values.addAll(other.values);
+    return this;
+  }
+
+  public <T> List<T> list(Connection c, RowMapper<T> mapper) throws SQLException {
+    try (PreparedStatement ps = prepare(c); ResultSet rs = ps.executeQuery()) {
+      List<T> rows = new ArrayList<>();
+      while (rs.next()) rows.add(mapper.map(rs));
+      return rows;
+    }
+  }
+
+  public <T> Optional<T> one(Connection c, RowMapper<T> mapper) throws SQLException {
+    try (PreparedStatement ps = prepare(c); ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
+    }
+  }
+
+  public long count(Connection c) throws SQLException {
+    return one(c, rs -> rs.getLong(1)).orElse(0L);
+  }
+
+  private PreparedStatement prepare(Connection c) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(text.toString());
+    for (int i = 0; i < values.size(); i++) ps.setObject(i + 1, values.get(i));
+    return ps;
+  }
+
+  @Override
+  public String toString() {
+    return text.toString();
+  }
+}
