@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import minutes.App;
 import minutes.config.Config;
 import minutes.generate.DemoData;
+import minutes.generate.QmsumCorpus;
 import minutes.http.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
@@ -95,7 +96,7 @@ final class ServeCommand implements Callable<Integer> {
     Path file = Files.createTempFile("minutes-demo-", ".ndjson");
     try {
       try (Writer w = Files.newBufferedWriter(file)) {
-        DemoData.write(w);
+        DemoData.write(QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH), w);
       }
       if (ImportCommand.run(config, List.of(file), out, err) != 0) throw new Cli.UserError("the demo data did not import");
     } finally {

@@ -15,9 +15,9 @@ import minutes.store.Sql;
 public final class CustomersApi {
   private CustomersApi() {}
 
-  record Customer(String id, String name, List<String> domains, long meetingCount, String lastMeetingAt) {}
+  public record Customer(String id, String name, List<String> domains, long meetingCount, String lastMeetingAt) {}
 
-  record CustomerList(List<Customer> data) {}
+  public record CustomerList(List<Customer> data) {}
 
   public static CustomerList list(Request r) throws SQLException {
     Principal who = r.principal();

@@ -4,29 +4,29 @@ import java.util.List;
 import minutes.tasks.ActionItem;
 
 /** JSON shapes of the meeting endpoints (api-spec 2.1-2.3, decisions.md). */
-final class MeetingRecords {
+public final class MeetingRecords {
   private MeetingRecords() {}
 
   /** A row of GET /meetings. */
-  record MeetingRow(String id, String title, String platform, String source, String status,
+  public record MeetingRow(String id, String title, String platform, String source, String status,
       String startsAt, String endsAt, String createdAt, String organizerEmail) {}
 
   /** GET /meetings/{id} (2.1). */
-  record Meeting(String id, String title, String platform, String source, String status,
+  public record Meeting(String id, String title, String platform, String source, String status,
       String startsAt, String endsAt, String joinUrl, String organizerEmail, String createdAt,
       String templateId, List<Participant> participants, Protocol protocol) {}
 
   /** Nested participant, narrow shape (2.2). */
-  record Participant(String displayName, String email, boolean isInternal, String source,
+  public record Participant(String displayName, String email, boolean isInternal, String source,
       String approxJoinedAt, String approxLeftAt) {}
 
   /** A row of GET /meetings/{id}/participants: the nested fields plus domain and attended. */
-  record ParticipantRow(String displayName, String email, boolean isInternal, String source,
+  public record ParticipantRow(String displayName, String email, boolean isInternal, String source,
       String approxJoinedAt, String approxLeftAt, String domain, boolean attended) {}
 
-  record ParticipantList(String meetingId, List<ParticipantRow> data) {}
+  public record ParticipantList(String meetingId, List<ParticipantRow> data) {}
 
   /** The minutes (2.3), JSON name {@code protocol}. */
-  record Protocol(String id, String tldr, String contentMd, String generatedAt, String editedAt,
+  public record Protocol(String id, String tldr, String contentMd, String generatedAt, String editedAt,
       List<ActionItem> actionItems) {}
 }

@@ -18,14 +18,14 @@ public final class TasksApi {
   private TasksApi() {}
 
   /** Shape 2.4b. */
-  record MeetingTask(String id, String task, String ownerName, String due, String verdict, String status,
+  public record MeetingTask(String id, String task, String ownerName, String due, String verdict, String status,
       String protocolId) {}
 
   /** Shape 2.4c. */
-  record Task(String id, String task, String ownerName, String due, String verdict, String status,
+  public record Task(String id, String task, String ownerName, String due, String verdict, String status,
       String meetingId, String meetingTitle, String meetingStartsAt, String protocolId) {}
 
-  record MeetingTaskList(String meetingId, List<MeetingTask> data, Pagination pagination) {}
+  public record MeetingTaskList(String meetingId, List<MeetingTask> data, Pagination pagination) {}
 
   /**
    * Tasks of the meeting's most recent minutes. Quirks of api-spec 4.4, kept on purpose:

@@ -11,9 +11,9 @@ import minutes.store.Sql;
 public final class TranscriptApi {
   private TranscriptApi() {}
 
-  record Segment(int index, String speakerName, String speakerEmail, long startMs, Long endMs, String text) {}
+  public record Segment(int index, String speakerName, String speakerEmail, long startMs, Long endMs, String text) {}
 
-  record Transcript(String meetingId, List<Segment> data, Pagination pagination) {}
+  public record Transcript(String meetingId, List<Segment> data, Pagination pagination) {}
 
   public static Transcript get(Request r) throws SQLException {
     int limit = r.params().limit(5000, 1000);

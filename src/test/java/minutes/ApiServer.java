@@ -1,0 +1,146 @@
+package minutes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import minutes.config.Config;
+import minutes.http.Scope;
+import minutes.keys.ApiKeys;
+import minutes.store.Db;
+import minutes.store.Importer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The real server for API tests, once per test class: a temporary SQLite file loaded through
+ * the real import, real keys, {@link App} on a free port, and an HTTP client. Use with
+ * {@code @RegisterExtension static final ApiServer api = new ApiServer();}.
+ */
+public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Keys created for every server, by name. */
+  public static final String ALL = "all", MEETINGS = "meetings", TASKS = "tasks", TRANSCRIPTS = "transcripts",
+      ANN = "ann", BOB = "bob", OTHER = "other", REVOKED = "revoked";
+
+  private final String fixture;
+  private Path dir;
+  private Config config;
+  private App app;
+  private final Map<String, String> keys = new HashMap<>();
+  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  public ApiServer() {
+    this("/fixtures.ndjson");
+  }
+
+  public ApiServer(String fixtureResource) {
+    this.fixture = fixtureResource;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    dir = Files.createTempDirectory("minutes-test-");
+    config = new Config("127.0.0.1", 0, dir.resolve("minutes.db"), dir.resolve("index"), false, 4, null);
+    Path data = dir.resolve("fixtures.ndjson");
+    try (var in = ApiServer.class.getResourceAsStream(fixture)) {
+      Files.copy(in, data);
+    }
+    new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(data));
+    try (Connection c = Db.openWriter(config.dbPath())) {
+      keys.put(ALL, ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, "all").secret());
+      keys.put(MEETINGS, ApiKeys.create(c, "acme", Set.of(Scope.MEETINGS_READ), null, null).secret());
+      keys.put(TASKS, ApiKeys.create(c, "acme", Set.of(Scope.ACTION_ITEMS_READ), null, null).secret());
+      keys.put(TRANSCRIPTS, ApiKeys.create(c, "acme", Set.of(Scope.TRANSCRIPTS_READ), null, null).secret());
+      keys.put(ANN, ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), "ann@acme.com", null).secret());
+      keys.put(BOB, ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), "bob@acme.com", null).secret());
+      keys.put(OTHER, ApiKeys.create(c, "other", EnumSet.allOf(Scope.class), null, null).secret());
+      ApiKeys.Created revoked = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null);
+      ApiKeys.revoke(c, revoked.id());
+      keys.put(REVOKED, revoked.secret());
+    }
+    app = new App(config).start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws IOException {
+    if (app != null) app.close();
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  public String key(String name) {
+    return keys.get(name);
+  }
+
+  public Config config() {
+    return config;
+  }
+
+  public URI uri(String pathAndQuery) {
+    try {
+      return new URI("http://127.0.0.1:" + app.port() + pathAndQuery);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(pathAndQuery, e);
+    }
+  }
+
+  /** GET with the named key ({@code null}: no Authorization header). */
+  public Response get(String pathAndQuery, String keyName) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(pathAndQuery)).GET();
+    if (keyName != null) b.header("Authorization", "Bearer " + keys.get(keyName));
+    return send(b);
+  }
+
+  /** Any method with raw headers, for error and protocol tests. */
+  public Response send(String method, String pathAndQuery, Map<String, String> headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(pathAndQuery)).method(method, HttpRequest.BodyPublishers.noBody());
+    headers.forEach(b::header);
+    return send(b);
+  }
+
+  private Response send(HttpRequest.Builder b) {
+    try {
+      HttpResponse<String> r = client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(r.statusCode(), r.headers(), r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A received answer. */
+  public record Response(int status, HttpHeaders headers, String body) {
+    public JsonNode json() {
+      try {
+        return MAPPER.readTree(body);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON (status " + status + "): " + body, e);
+      }
+    }
+
+    public String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
+  }
+}

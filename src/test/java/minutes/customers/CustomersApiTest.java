@@ -1,0 +1,73 @@
+package minutes.customers;
+
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static minutes.ApiServer.OTHER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import minutes.ApiServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class CustomersApiTest {
+  @RegisterExtension static final ApiServer api = new ApiServer();
+
+  private static List<String> names(JsonNode body) {
+    List<String> out = new ArrayList<>();
+    body.get("data").forEach(c -> out.add(c.get("name").asText()));
+    return out;
+  }
+
+  @Test
+  void workspaceKeyListsEveryCompanyByLastMeetingThenName() {
+    JsonNode body = api.get("/api/v1/customers", ALL).json();
+    assertEquals(List.of("data"), List.copyOf(fields(body)));
+    // Initech: M1 (invited, absent, still a participant) and M2 (03-05); Globex: M1 (03-02); Hooli: none.
+    assertEquals(List.of("Initech", "Globex", "Hooli"), names(body));
+    JsonNode initech = body.get("data").get(0);
+    assertEquals(List.of("id", "name", "domains", "meeting_count", "last_meeting_at"), fields(initech));
+    assertEquals(List.of("initech.com", "initech.de"), strings(initech.get("domains")));
+    assertEquals(2, initech.get("meeting_count").asInt());
+    assertEquals("2026-03-05T13:00:00Z", initech.get("last_meeting_at").asText());
+    JsonNode globex = body.get("data").get(1);
+    assertEquals(1, globex.get("meeting_count").asInt(), "Hans@Globex.com counts, case-insensitively");
+    assertEquals("2026-03-02T09:30:00Z", globex.get("last_meeting_at").asText());
+    JsonNode hooli = body.get("data").get(2);
+    assertEquals(0, hooli.get("meeting_count").asInt());
+    assertTrue(hooli.get("last_meeting_at").isNull());
+  }
+
+  @Test
+  void personalKeySeesOnlyCompaniesOfItsMeetingsCountedOverThem() {
+    JsonNode ann = api.get("/api/v1/customers", ANN).json();
+    assertEquals(List.of("Globex", "Initech"), names(ann), "same last meeting: by name");
+    assertEquals(1, ann.get("data").get(0).get("meeting_count").asInt());
+    assertEquals("2026-03-02T09:30:00Z", ann.get("data").get(0).get("last_meeting_at").asText());
+    JsonNode bob = api.get("/api/v1/customers", BOB).json();
+    assertEquals(List.of("Initech"), names(bob));
+  }
+
+  @Test
+  void otherWorkspaceSeesOnlyItsOwnCompanies() {
+    JsonNode other = api.get("/api/v1/customers", OTHER).json();
+    assertEquals(List.of("Globex (other)"), names(other));
+    assertEquals(1, other.get("data").get(0).get("meeting_count").asInt(), "its own meeting only");
+  }
+
+  private static List<String> fields(JsonNode n) {
+    List<String> names = new ArrayList<>();
+    n.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(s -> out.add(s.asText()));
+    return out;
+  }
+}

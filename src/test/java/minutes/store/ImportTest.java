@@ -1,0 +1,137 @@
+package minutes.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The import path: all or nothing, idempotent, every bad line reported by number and field. */
+class ImportTest {
+  @TempDir Path dir;
+  Path db;
+  Path fixtures;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    db = dir.resolve("minutes.db");
+    fixtures = dir.resolve("fixtures.ndjson");
+    try (InputStream in = ImportTest.class.getResourceAsStream("/fixtures.ndjson")) {
+      Files.copy(in, fixtures);
+    }
+  }
+
+  private Importer.Summary importFiles(Path... files) throws Exception {
+    return new Importer(db, Importer.Progress.NONE).run(List.of(files));
+  }
+
+  /** Every row of every data table, in a stable order: "content" of the database. */
+  private String content() throws SQLException {
+    StringBuilder out = new StringBuilder();
+    try (Connection c = Db.openWriter(db)) {
+      for (String table : List.of("workspace", "workspace_domain", "app_user", "company", "company_domain", "meeting",
+          "meeting_viewer", "participant", "protocol", "action_item", "transcript_segment")) {
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT * FROM " + table + " ORDER BY 1, 2")) {
+          ResultSetMetaData md = rs.getMetaData();
+          while (rs.next()) {
+            out.append(table);
+            for (int i = 1; i <= md.getColumnCount(); i++) out.append('|').append(rs.getString(i));
+            out.append('\n');
+          }
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  @Test
+  void importsEveryKindAndCounts() throws Exception {
+    Importer.Summary s = importFiles(fixtures);
+    assertEquals(2, s.workspaces());
+    assertEquals(3, s.users());
+    assertEquals(4, s.companies());
+    assertEquals(6, s.meetings());
+    assertEquals(13, s.tasks(), "superseded minutes' tasks are stored too");
+  }
+
+  @Test
+  void importingTheSameFileTwiceChangesNothing() throws Exception {
+    importFiles(fixtures);
+    String once = content();
+    importFiles(fixtures);
+    assertEquals(once, content());
+  }
+
+  @Test
+  void oneBadLineImportsNothingAndLeavesContentUnchanged() throws Exception {
+    importFiles(fixtures);
+    String before = content();
+    List<String> lines = new ArrayList<>(Files.readAllLines(fixtures));
+    // A valid change on line 1 that must not land, and a bad meeting line further down.
+    lines.set(0, lines.get(0).replace("Acme GmbH", "Renamed GmbH"));
+    lines.set(10, lines.get(10).replace("\"2026-03-05T14:00:00+01:00\"", "\"next tuesday\""));
+    Path bad = dir.resolve("bad.ndjson");
+    Files.write(bad, lines);
+    Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
+    assertEquals(1, refused.badLines());
+    assertEquals(11, refused.errors().get(0).line());
+    assertEquals("starts_at", refused.errors().get(0).field());
+    assertEquals(before, content());
+  }
+
+  @Test
+  void everyBadLineIsReportedByNumberAndField() throws Exception {
+    Path bad = dir.resolve("bad.ndjson");
+    Files.writeString(bad, String.join("\n",
+        "{\"kind\":\"workspace\",\"slug\":\"w\",\"name\":\"W\",\"domains\":[\"w.example\"]}",
+        "{\"kind\":\"spaceship\"}",
+        "not json at all",
+        "",
+        "{\"kind\":\"user\",\"workspace\":\"nowhere\",\"email\":\"a@b.c\"}",
+        "{\"kind\":\"meeting\",\"workspace\":\"w\",\"id\":\"123\",\"title\":\"\",\"platform\":\"webex\",\"source\":\"calendar\","
+            + "\"status\":\"ready\",\"created_at\":\"2026-01-01T00:00:00Z\",\"protocols\":[{\"id\":\"" + java.util.UUID.randomUUID()
+            + "\",\"content_md\":\"x\",\"generated_at\":\"2026-01-01T00:00:00Z\",\"action_items\":[{\"id\":\""
+            + java.util.UUID.randomUUID() + "\",\"task\":\"t\",\"due\":\"2026-02-30\",\"verdict\":\"open\",\"status\":\"open\"}]}],"
+            + "\"startsAt\":\"2026-01-01T00:00:00Z\"}"));
+    Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
+    assertEquals(4, refused.badLines());
+    List<String> where = refused.errors().stream().map(e -> e.line() + ":" + e.field()).toList();
+    assertTrue(where.contains("2:kind"), where.toString());
+    assertTrue(where.contains("3:null"), where.toString());
+    assertTrue(where.contains("5:workspace"), where.toString());
+    for (String f : List.of("6:id", "6:title", "6:platform", "6:protocols[0].action_items[0].due", "6:startsAt")) {
+      assertTrue(where.contains(f), f + " in " + where);
+    }
+    assertTrue(!Files.exists(db) || content().isEmpty(), "nothing was written");
+  }
+
+  @Test
+  void aMeetingLineReplacesTheMeetingWhole() throws Exception {
+    importFiles(fixtures);
+    List<String> lines = Files.readAllLines(fixtures);
+    String m1 = lines.stream().filter(l -> l.contains("Quarterly planning")).findFirst().orElseThrow();
+    String replaced = m1.replaceAll("\"transcript\": \\[.*\\]}$", "\"transcript\": []}")
+        .replace("Quarterly planning with Müller", "Renamed planning");
+    Path change = dir.resolve("change.ndjson");
+    Files.writeString(change, replaced + "\n");
+    importFiles(change);
+    try (Connection c = Db.openWriter(db)) {
+      ResultSet rs = c.createStatement().executeQuery(
+          "SELECT title, (SELECT count(*) FROM transcript_segment t WHERE t.meeting_id = m.id) FROM meeting m WHERE title LIKE 'Renamed%'");
+      assertTrue(rs.next());
+      assertEquals(0, rs.getInt(2));
+    }
+  }
+}
