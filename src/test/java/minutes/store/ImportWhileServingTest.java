@@ -1,0 +1,65 @@
+package minutes.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import minutes.ApiServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** An import commits while the server answers: no failed request, and no answer sees half an import. */
+class ImportWhileServingTest {
+  @RegisterExtension static final ApiServer api = new ApiServer();
+
+  @Test
+  void serverKeepsAnsweringAndSeesTheImportWholeOrNotAtAll() throws Exception {
+    int added = 300;
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < added; i++) {
+      String id = UUID.randomUUID().toString();
+      lines.add("{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + id + "\",\"title\":\"Bulk " + i
+          + "\",\"platform\":\"zoom\",\"source\":\"calendar\",\"status\":\"ready\",\"starts_at\":\"2026-05-01T10:00:00Z\","
+          + "\"created_at\":\"2026-04-01T10:00:00Z\",\"protocols\":[{\"id\":\"" + UUID.randomUUID()
+          + "\",\"content_md\":\"x\",\"generated_at\":\"2026-05-01T11:00:00Z\",\"action_items\":[{\"id\":\"" + UUID.randomUUID()
+          + "\",\"task\":\"Task " + i + "\",\"due\":\"2026-06-01\",\"verdict\":\"open\",\"status\":\"open\"}]}]}");
+    }
+    Path file = Files.createTempFile("bulk", ".ndjson");
+    Files.write(file, lines);
+
+    long tasksBefore = api.get("/api/v1/action-items", ApiServer.ALL).json().at("/pagination/total").asLong();
+    Set<Long> totalsSeen = ConcurrentHashMap.newKeySet();
+    AtomicInteger failures = new AtomicInteger();
+    AtomicInteger requests = new AtomicInteger();
+    AtomicBoolean importing = new AtomicBoolean(true);
+    Thread reader = new Thread(() -> {
+      while (importing.get()) {
+        ApiServer.Response r = api.get("/api/v1/action-items?limit=5", ApiServer.ALL);
+        requests.incrementAndGet();
+        if (r.status() != 200) failures.incrementAndGet();
+        else totalsSeen.add(r.json().at("/pagination/total").asLong());
+      }
+    });
+    reader.start();
+    try {
+      new Importer(api.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+    } finally {
+      Thread.sleep(200);
+      importing.set(false);
+      reader.join();
+      Files.delete(file);
+    }
+    assertEquals(0, failures.get(), "failed requests out of " + requests.get());
+    assertTrue(requests.get() > 0);
+    assertTrue(Set.of(tasksBefore, tasksBefore + added).containsAll(totalsSeen), "totals seen: " + totalsSeen);
+    assertEquals(tasksBefore + added, api.get("/api/v1/action-items", ApiServer.ALL).json().at("/pagination/total").asLong());
+  }
+}
