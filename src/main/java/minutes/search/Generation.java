@@ -1,0 +1,135 @@
+package minutes.search;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * One open index generation: its single writer (Lucene's write lock keeps any other process
+ * out), its searchers, and the change_log sequence number those searchers reflect. Searches
+ * may run on any thread; writes come from one thread at a time.
+ */
+final class Generation implements Closeable {
+  /** Commit user data key: the last change_log seq whose changes this commit holds. */
+  static final String SEQ = "seq";
+  static final RankSimilarity SIMILARITY = new RankSimilarity();
+
+  final String name;
+  final Path path;
+  final IndexWriter writer;
+  private final FSDirectory dir;
+  private final SearcherManager searchers;
+  private volatile long seq;
+
+  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer) throws IOException {
+    this.name = name;
+    this.path = path;
+    this.dir = dir;
+    this.writer = writer;
+    this.seq = commitSeq(writer);
+    this.searchers = new SearcherManager(writer, new SearcherFactory() {
+      @Override
+      public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
+          org.apache.lucene.index.IndexReader previous) {
+        IndexSearcher s = new IndexSearcher(reader);
+        s.setSimilarity(SIMILARITY);
+        return s;
+      }
+    });
+  }
+
+  /** Opens an existing generation for searching and updating; fails if another process writes it. */
+  static Generation open(Path root, String name) throws IOException {
+    return open(root.resolve(name), IndexWriterConfig.OpenMode.APPEND, 32);
+  }
+
+  /** Creates a generation in an empty directory, tuned for a bulk build. */
+  static Generation create(Path dir, double ramBufferMb) throws IOException {
+    return open(dir, IndexWriterConfig.OpenMode.CREATE, ramBufferMb);
+  }
+
+  private static Generation open(Path path, IndexWriterConfig.OpenMode mode, double ramBufferMb) throws IOException {
+    FSDirectory dir = FSDirectory.open(path);
+    IndexWriter w = null;
+    try {
+      IndexWriterConfig c = new IndexWriterConfig(new SearchAnalyzer())
+          .setOpenMode(mode)
+          .setSimilarity(SIMILARITY)
+          .setRAMBufferSizeMB(ramBufferMb)
+          .setUseCompoundFile(false)
+          .setCommitOnClose(false); // a commit always carries its seq; never one without
+      TieredMergePolicy mp = new TieredMergePolicy();
+      mp.setNoCFSRatio(0);
+      c.setMergePolicy(mp);
+      w = new IndexWriter(dir, c);
+      return new Generation(path.getFileName().toString(), path, dir, w);
+    } catch (IOException | RuntimeException e) {
+      if (w != null) w.rollback();
+      dir.close();
+      throw e;
+    }
+  }
+
+  private static long commitSeq(IndexWriter w) {
+    Iterable<Map.Entry<String, String>> data = w.getLiveCommitData();
+    if (data != null) {
+      for (Map.Entry<String, String> e : data) if (e.getKey().equals(SEQ)) return Long.parseLong(e.getValue());
+    }
+    return 0;
+  }
+
+  /** The change_log seq the current searchers reflect: read it before {@link #acquire()}. */
+  long seq() {
+    return seq;
+  }
+
+  IndexSearcher acquire() throws IOException {
+    return searchers.acquire();
+  }
+
+  void release(IndexSearcher s) throws IOException {
+    searchers.release(s);
+  }
+
+  /**
+   * Makes the changes written so far durable as "everything up to {@code seq}", then visible
+   * to new searches. The seq is published last, so a search that reads it and then acquires
+   * a searcher gets one at least that fresh.
+   */
+  void commit(long newSeq) throws IOException {
+    writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq)).entrySet());
+    writer.commit();
+    searchers.maybeRefreshBlocking();
+    seq = newSeq;
+  }
+
+  int numDocs() throws IOException {
+    IndexSearcher s = acquire();
+    try {
+      return s.getIndexReader().numDocs();
+    } finally {
+      release(s);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      searchers.close();
+    } finally {
+      try {
+        writer.rollback(); // closes without committing: every wanted change is committed already
+      } finally {
+        dir.close();
+      }
+    }
+  }
+}

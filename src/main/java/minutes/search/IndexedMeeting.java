@@ -1,0 +1,157 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.store.ByteArrayDataInput;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * One meeting as the index holds it: read from SQLite, turned into one Lucene document.
+ * The short display values live in doc values, so that answering never decompresses the
+ * stored block that holds a 100 KB transcript; only the two long texts are stored (for
+ * snippets), with offsets in the postings so that highlighting never re-analyses them.
+ */
+record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
+    String startsAt, String createdAt, String sortAt, String protocol, String transcript) {
+
+  static final String ID = "id";
+  static final String WORKSPACE = "workspace";
+  static final String VIEWER = "viewer";
+  static final String TITLE = "title";
+  static final String PROTOCOL = "protocol";
+  static final String TRANSCRIPT = "transcript";
+  /** Doc values: meeting id, title, platform, starts_at, created_at packed into one value. */
+  static final String META = "meta";
+  /** Doc values: coalesce(starts_at, created_at) in epoch seconds, the second sort key. */
+  static final String SORT_AT = "sort_at";
+
+  private static final FieldType TITLE_TYPE = new FieldType();
+  private static final FieldType TEXT_TYPE = new FieldType();
+
+  static {
+    // Titles are constant-scored (rank 0.35) and highlighted by re-analysis: no norms, no offsets.
+    TITLE_TYPE.setTokenized(true);
+    TITLE_TYPE.setOmitNorms(true);
+    TITLE_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
+    TITLE_TYPE.freeze();
+    TEXT_TYPE.setTokenized(true);
+    TEXT_TYPE.setStored(true);
+    TEXT_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+    TEXT_TYPE.freeze();
+  }
+
+  /** Characters of text this meeting puts into the index (the "MB of text" of reindex). */
+  long textChars() {
+    return title.length() + protocol.length() + transcript.length();
+  }
+
+  Document toDocument() {
+    Document d = new Document();
+    d.add(new StringField(ID, id, Field.Store.NO));
+    d.add(new StringField(WORKSPACE, Long.toString(workspaceId), Field.Store.NO));
+    for (String v : viewers) d.add(new StringField(VIEWER, viewerTerm(v), Field.Store.NO));
+    d.add(new Field(TITLE, title, TITLE_TYPE));
+    if (!protocol.isEmpty()) d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
+    if (!transcript.isEmpty()) d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
+    d.add(new BinaryDocValuesField(META, Meta.encode(new Meta(id, title, platform, startsAt, createdAt))));
+    d.add(new NumericDocValuesField(SORT_AT, Instant.parse(sortAt).getEpochSecond()));
+    return d;
+  }
+
+  /** Emails compare case-insensitively (meeting_viewer is COLLATE NOCASE). */
+  static String viewerTerm(String email) {
+    return email.toLowerCase(Locale.ROOT);
+  }
+
+  /** The display values of a hit, read back from doc values. */
+  record Meta(String id, String title, String platform, String startsAt, String createdAt) {
+    static BytesRef encode(Meta m) {
+      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+      for (String s : new String[] {m.id, m.title, m.platform, m.startsAt, m.createdAt}) {
+        out.writeByte((byte) (s == null ? 0 : 1));
+        if (s != null) out.writeString(s);
+      }
+      return new BytesRef(out.toArrayCopy());
+    }
+
+    static Meta decode(BytesRef b) throws IOException {
+      ByteArrayDataInput in = new ByteArrayDataInput(b.bytes, b.offset, b.length);
+      String[] v = new String[5];
+      for (int i = 0; i < v.length; i++) v[i] = in.readByte() == 0 ? null : in.readString();
+      return new Meta(v[0], v[1], v[2], v[3], v[4]);
+    }
+  }
+
+  /** Reads meetings by id from one connection; null for a meeting that no longer exists. Not thread-safe. */
+  static final class Reader implements AutoCloseable {
+    private final PreparedStatement meeting, viewers, protocol, transcript;
+
+    Reader(Connection c) throws SQLException {
+      meeting = c.prepareStatement(
+          "SELECT workspace_id, title, platform, starts_at, created_at, sort_at FROM meeting WHERE id = ?");
+      viewers = c.prepareStatement("SELECT email FROM meeting_viewer WHERE meeting_id = ?");
+      protocol = c.prepareStatement(
+          "SELECT tldr, content_md FROM protocol WHERE meeting_id = ? AND is_current = 1 LIMIT 1");
+      transcript = c.prepareStatement("SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx");
+    }
+
+    IndexedMeeting read(String id) throws SQLException {
+      long workspaceId;
+      String title, platform, startsAt, createdAt, sortAt;
+      meeting.setString(1, id);
+      try (ResultSet rs = meeting.executeQuery()) {
+        if (!rs.next()) return null;
+        workspaceId = rs.getLong(1);
+        title = rs.getString(2);
+        platform = rs.getString(3);
+        startsAt = rs.getString(4);
+        createdAt = rs.getString(5);
+        sortAt = rs.getString(6);
+      }
+      List<String> emails = new ArrayList<>();
+      viewers.setString(1, id);
+      try (ResultSet rs = viewers.executeQuery()) {
+        while (rs.next()) emails.add(rs.getString(1));
+      }
+      StringBuilder minutes = new StringBuilder();
+      protocol.setString(1, id);
+      try (ResultSet rs = protocol.executeQuery()) {
+        if (rs.next()) {
+          String tldr = rs.getString(1);
+          if (tldr != null) MarkdownText.appendCollapsed(minutes, MarkdownText.plain(tldr));
+          MarkdownText.appendCollapsed(minutes, MarkdownText.plain(rs.getString(2)));
+        }
+      }
+      StringBuilder spoken = new StringBuilder();
+      transcript.setString(1, id);
+      try (ResultSet rs = transcript.executeQuery()) {
+        while (rs.next()) MarkdownText.appendCollapsed(spoken, rs.getString(1));
+      }
+      return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt,
+          minutes.toString(), spoken.toString());
+    }
+
+    @Override
+    public void close() throws SQLException {
+      meeting.close();
+      viewers.close();
+      protocol.close();
+      transcript.close();
+    }
+  }
+}

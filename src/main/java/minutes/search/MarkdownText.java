@@ -1,0 +1,67 @@
+package minutes.search;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns minutes written in Markdown into the plain text that is indexed and shown in
+ * snippets, so that no {@code **}, {@code #} or link syntax ever appears in a snippet.
+ * Stateless and thread-safe.
+ */
+final class MarkdownText {
+  private MarkdownText() {}
+
+  private static final Pattern LINE_PREFIX = Pattern.compile(
+      "(?m)^[ \\t]*(?:>[ \\t]?)*(?:#{1,6}[ \\t]+|[-*+][ \\t]+(?:\\[[ xX]\\][ \\t]+)?|\\d{1,9}[.)][ \\t]+)?");
+  private static final Pattern RULE_OR_FENCE = Pattern.compile("(?m)^[ \\t]*(?:[-*_][ \\t]*){3,}$|^[ \\t]*(?:```|~~~).*$");
+  private static final Pattern TABLE_RULE = Pattern.compile("(?m)^[ \\t]*\\|?[ \\t]*:?-{3,}:?[ \\t]*(?:\\|[ \\t]*:?-{3,}:?[ \\t]*)*\\|?[ \\t]*$");
+  private static final Pattern IMAGE_OR_LINK = Pattern.compile("!?\\[([^\\]\\n]*)\\]\\([^)\\n]*\\)");
+  private static final Pattern AUTOLINK = Pattern.compile("<((?:https?|mailto):[^>\\s]+)>");
+  private static final Pattern STRONG = Pattern.compile("(\\*\\*|__)(?=\\S)(.+?)(?<=\\S)\\1");
+  private static final Pattern EMPHASIS = Pattern.compile("(?<![\\w*])([*_])(?=\\S)(.+?)(?<=\\S)\\1(?![\\w*])");
+  private static final Pattern STRIKE = Pattern.compile("~~(?=\\S)(.+?)(?<=\\S)~~");
+  private static final Pattern CODE = Pattern.compile("`+([^`\\n]*)`+");
+  private static final Pattern ESCAPE = Pattern.compile("\\\\([\\\\`*_{}\\[\\]()#+\\-.!|>~])");
+
+  /** Plain text of a Markdown document, whitespace collapsed to single spaces. */
+  static String plain(String md) {
+    if (md == null || md.isEmpty()) return "";
+    String s = RULE_OR_FENCE.matcher(md).replaceAll("");
+    s = TABLE_RULE.matcher(s).replaceAll("");
+    s = LINE_PREFIX.matcher(s).replaceAll("");
+    s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    s = AUTOLINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    s = CODE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    s = STRONG.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+    s = EMPHASIS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+    s = STRIKE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    s = ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    s = s.replace('|', ' ');
+    return collapse(s);
+  }
+
+  /**
+   * Whitespace runs become one space: the snippet break iterator splits at spaces only, and
+   * a snippet never shows line structure anyway.
+   */
+  static String collapse(CharSequence s) {
+    StringBuilder out = new StringBuilder(s.length());
+    appendCollapsed(out, s);
+    return out.toString();
+  }
+
+  /** Appends s with whitespace collapsed, separated from what out holds by one space. */
+  static void appendCollapsed(StringBuilder out, CharSequence s) {
+    boolean space = out.length() > 0;
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+        space = out.length() > 0;
+      } else {
+        if (space) out.append(' ');
+        space = false;
+        out.append(c);
+      }
+    }
+  }
+}

@@ -1,0 +1,440 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import minutes.config.Config;
+import minutes.http.ApiError;
+import minutes.keys.Principal;
+import minutes.store.Db;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The search index of a running server: answers searches from the live generation, and a
+ * background thread keeps it in step with SQLite (change_log), switches to a generation
+ * that {@code reindex} built, and builds the first one when there is none. Thread-safe.
+ *
+ * <p>No leak, ever: visibility is a filter inside the Lucene query, and a meeting changed in
+ * SQLite after the seq the searcher reflects is excluded until the index has caught up.
+ */
+public final class SearchIndex implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SearchIndex.class);
+  /** How often the sync thread looks at change_log and CURRENT: "searchable within 2 s". */
+  static final long POLL_MILLIS = 200;
+  static final int RETRY_AFTER_SECONDS = 5;
+  /** Bulk builds index with this much RAM before flushing a segment. */
+  static final double BUILD_RAM_MB = 160;
+  private static final Sort ORDER = new Sort(SortField.FIELD_SCORE,
+      new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
+  private static final String[] CONTENT_FIELDS = {IndexedMeeting.PROTOCOL, IndexedMeeting.TRANSCRIPT};
+
+  private final Path root;
+  private final Db db;
+  private final int threads;
+  private final Analyzer analyzer = new SearchAnalyzer();
+  private final Thread sync;
+  /** The generation searches use; null while no usable index exists (503). */
+  private volatile Generation live;
+  private volatile boolean closed;
+
+  private SearchIndex(Path root, Db db) {
+    this.root = root;
+    this.db = db;
+    this.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.sync = new Thread(this::syncLoop, "search-sync");
+    this.sync.setDaemon(true);
+  }
+
+  /**
+   * Opens the live generation when there is one (it is searchable at once; what changed
+   * since its last commit is excluded until the sync thread has applied it) and starts the
+   * sync thread, which builds the first generation when none exists.
+   */
+  public static SearchIndex start(Config config, Db db) {
+    SearchIndex index = new SearchIndex(config.indexPath(), db);
+    try {
+      String name = IndexDirs.current(index.root);
+      if (name != null) index.live = Generation.open(index.root, name);
+    } catch (IOException | RuntimeException e) {
+      log.warn("search index under {} not usable yet ({}); search answers 503 until it is", index.root, e.toString());
+    }
+    index.sync.start();
+    return index;
+  }
+
+  /** True when searches can be answered (healthz). */
+  public boolean ready() {
+    return live != null;
+  }
+
+  Analyzer analyzer() {
+    return analyzer;
+  }
+
+  // ------------------------------------------------------------------ search
+
+  /** The hits of q that the principal may see, best first, at most one per meeting. */
+  List<SearchHit> search(Connection db, Principal principal, SearchQuery q, int limit)
+      throws IOException, SQLException {
+    while (true) {
+      Generation g = live;
+      if (g == null) {
+        throw ApiError.unavailable(RETRY_AFTER_SECONDS, "the search index is being built; try again in a few seconds");
+      }
+      long seq = g.seq(); // before acquire: the searcher is at least this fresh
+      IndexSearcher s;
+      try {
+        s = g.acquire();
+      } catch (AlreadyClosedException e) {
+        continue; // replaced by a new generation a moment ago: use that one
+      }
+      try {
+        return q.isEmpty() ? List.of() : search(s, db, principal, q, limit, seq);
+      } finally {
+        g.release(s);
+      }
+    }
+  }
+
+  private List<SearchHit> search(IndexSearcher s, Connection db, Principal principal, SearchQuery q, int limit,
+      long seq) throws IOException, SQLException {
+    Query[] fields = {q.inTitle(), q.inField(IndexedMeeting.PROTOCOL), q.inField(IndexedMeeting.TRANSCRIPT)};
+    // One document per meeting, scored by its best field: at most one hit per meeting.
+    BooleanQuery.Builder b = new BooleanQuery.Builder()
+        .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
+        .add(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(principal.workspaceId()))), Occur.FILTER);
+    if (principal.isPersonal()) {
+      b.add(new TermQuery(new Term(IndexedMeeting.VIEWER, IndexedMeeting.viewerTerm(principal.userEmail()))),
+          Occur.FILTER);
+    }
+    List<BytesRef> pending = changedSince(db, seq);
+    if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
+    TopFieldDocs top = s.search(b.build(), limit, ORDER);
+    ScoreDoc[] docs = top.scoreDocs;
+    if (docs.length == 0) return List.of();
+
+    Hit[] hits = describe(s, fields, docs);
+    highlight(s, q, hits);
+    List<SearchHit> out = new ArrayList<>(hits.length);
+    for (Hit h : hits) {
+      out.add(new SearchHit(h.meta.id(), h.meta.title(), h.meta.platform(), h.meta.startsAt(), h.meta.createdAt(),
+          Double.parseDouble(Float.toString(h.rank)), h.snippet, h.field.equals(IndexedMeeting.TITLE) ? "title" : h.field));
+    }
+    return out;
+  }
+
+  /** A hit being assembled: its document, display values, best field and rank. */
+  private static final class Hit {
+    final int doc;
+    IndexedMeeting.Meta meta;
+    String field;
+    float rank;
+    String snippet;
+
+    Hit(int doc) {
+      this.doc = doc;
+    }
+  }
+
+  /**
+   * Finds for each hit the field it matched best in (title, protocol, transcript) and reads
+   * its display values, leaf by leaf in document order as doc values and scorers require.
+   */
+  private static Hit[] describe(IndexSearcher s, Query[] fields, ScoreDoc[] docs) throws IOException {
+    Hit[] hits = new Hit[docs.length];
+    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc);
+    Weight[] weights = new Weight[fields.length];
+    for (int f = 0; f < fields.length; f++) weights[f] = s.createWeight(s.rewrite(fields[f]), ScoreMode.COMPLETE, 1f);
+    Hit[] byDoc = hits.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = null;
+    Scorer[] scorers = new Scorer[fields.length];
+    BinaryDocValues meta = null;
+    for (Hit h : byDoc) {
+      if (leaf == null || h.doc >= leaf.docBase + leaf.reader().maxDoc()) {
+        leaf = leaves.get(ReaderUtil.subIndex(h.doc, leaves));
+        for (int f = 0; f < fields.length; f++) scorers[f] = weights[f].scorer(leaf);
+        meta = DocValues.getBinary(leaf.reader(), IndexedMeeting.META);
+      }
+      int local = h.doc - leaf.docBase;
+      if (!meta.advanceExact(local)) throw new IllegalStateException("a search document without display values");
+      h.meta = IndexedMeeting.Meta.decode(meta.binaryValue());
+      h.rank = -1;
+      for (int f = 0; f < fields.length; f++) {
+        Scorer sc = scorers[f];
+        if (sc == null) continue;
+        int at = sc.docID() < local ? sc.iterator().advance(local) : sc.docID();
+        if (at != local) continue;
+        float score = sc.score();
+        if (score > h.rank) {
+          h.rank = score;
+          h.field = f == 0 ? IndexedMeeting.TITLE : CONTENT_FIELDS[f - 1];
+        }
+      }
+    }
+    return hits;
+  }
+
+  /** Title hits show the title, marked; content hits the best passage of their field. */
+  private void highlight(IndexSearcher s, SearchQuery q, Hit[] hits) throws IOException {
+    UnifiedHighlighter highlighter = null;
+    for (String field : CONTENT_FIELDS) {
+      List<Hit> inField = new ArrayList<>();
+      for (Hit h : hits) if (h.field.equals(field)) inField.add(h);
+      if (inField.isEmpty()) continue;
+      if (highlighter == null) highlighter = highlighter(s);
+      int[] ids = inField.stream().mapToInt(h -> h.doc).toArray();
+      Map<String, String[]> snippets = highlighter.highlightFields(new String[] {field}, q.inField(field), ids, new int[] {1});
+      String[] texts = snippets.get(field);
+      for (int i = 0; i < ids.length; i++) inField.get(i).snippet = texts[i] == null ? "" : texts[i];
+    }
+    for (Hit h : hits) {
+      if (h.field.equals(IndexedMeeting.TITLE)) h.snippet = Snippets.title(analyzer, h.meta.title(), q.words());
+    }
+  }
+
+  private UnifiedHighlighter highlighter(IndexSearcher s) {
+    return UnifiedHighlighter.builder(s, analyzer)
+        // The default (10,000 characters) silently ignores matches further into a transcript.
+        .withMaxLength(Integer.MAX_VALUE - 1)
+        .withBreakIterator(Snippets::breakIterator)
+        .withFormatter(Snippets.FORMATTER)
+        .withHandleMultiTermQuery(false)
+        .build();
+  }
+
+  // ------------------------------------------------------------------ keeping in step
+
+  private void syncLoop() {
+    while (!closed) {
+      long pause = POLL_MILLIS;
+      try {
+        syncOnce();
+      } catch (Exception e) {
+        if (closed) return;
+        log.warn("search index sync failed; retrying in 2 s: {}", e.toString(), e);
+        pause = 2000;
+      }
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** One round of the sync thread; package-visible so that tests can step it. */
+  synchronized void syncOnce() throws IOException, SQLException {
+    if (closed) return;
+    String pointed = IndexDirs.current(root);
+    Generation g = live;
+    if (pointed == null) {
+      if (g == null) {
+        log.info("no search index under {}: building it; search answers 503 until it is ready", root);
+        Built built = rebuild(root, db, threads, Indexer.Progress.NONE);
+        log.info("search index {} built: {} meetings in {} s", built.name, built.meetings, String.format("%.1f", built.seconds));
+      }
+      return; // the next round opens what CURRENT names
+    }
+    if (g == null || !g.name.equals(pointed)) {
+      switchTo(pointed);
+      return;
+    }
+    if (catchUp(g, db, threads) < 0) {
+      log.warn("search index {} is ahead of the database (another database?): rebuilding it", g.name);
+      live = null;
+      g.close();
+      rebuild(root, db, threads, Indexer.Progress.NONE);
+    }
+  }
+
+  /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
+  private void switchTo(String name) throws IOException, SQLException {
+    Generation next;
+    try {
+      next = Generation.open(root, name);
+    } catch (LockObtainFailedException e) {
+      log.debug("search index {} is still held by its builder; will retry", name);
+      return;
+    }
+    try {
+      if (catchUp(next, db, threads) < 0) {
+        next.close();
+        log.warn("search index {} is ahead of the database (another database?): rebuilding it", name);
+        rebuild(root, db, threads, Indexer.Progress.NONE);
+        return;
+      }
+    } catch (IOException | SQLException | RuntimeException e) {
+      next.close();
+      throw e;
+    }
+    Generation old = live;
+    live = next;
+    if (old != null) old.close(); // searches holding its searcher finish on it; new ones retry on next
+    IndexDirs.deleteUnused(root, name);
+    log.info("search answers from index {} ({} meetings, change_log seq {})", name, next.numDocs(), next.seq());
+  }
+
+  /**
+   * Applies every change_log entry after the generation's seq, reading the meetings in the
+   * same read transaction as the entries, and commits with the new seq. Returns the number of
+   * meetings applied, or -1 when the index is ahead of the database (it belongs to another).
+   */
+  static int catchUp(Generation g, Db db, int threads) throws IOException, SQLException {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        long max = maxSeq(c);
+        if (max < g.seq()) return -1;
+        if (max == g.seq()) return 0;
+        List<String> ids = new ArrayList<>();
+        for (BytesRef id : changedSince(c, g.seq())) ids.add(id.utf8ToString());
+        Indexer.index(c, ids, g.writer, false, threads, Indexer.Progress.NONE);
+        g.commit(max);
+        return ids.size();
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  static long maxSeq(Connection c) throws SQLException {
+    try (var rs = c.createStatement().executeQuery("SELECT coalesce(max(seq), 0) FROM change_log")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Meetings changed after seq: cheap, since seq is the primary key and the list is usually empty. */
+  static List<BytesRef> changedSince(Connection c, long seq) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT meeting_id FROM change_log WHERE seq > ?")) {
+      ps.setLong(1, seq);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<BytesRef> ids = new ArrayList<>();
+        while (rs.next()) ids.add(new BytesRef(rs.getString(1)));
+        return ids;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ full builds
+
+  /** What a full build produced. */
+  public record Built(String name, long meetings, long chars, double seconds, long bytes, long seq) {}
+
+  /**
+   * Builds a new generation from SQLite (one read transaction: the data and the change_log
+   * seq recorded in the commit match), then makes it the live one by flipping CURRENT.
+   */
+  public static Built rebuild(Path root, Db db, int threads, Indexer.Progress progress)
+      throws IOException, SQLException {
+    long started = System.nanoTime();
+    Path dir = IndexDirs.createNext(root);
+    boolean flipped = false;
+    try {
+      long seq;
+      Indexer.Stats stats;
+      try (Generation g = Generation.create(dir, BUILD_RAM_MB); Connection c = db.read()) {
+        c.setAutoCommit(false);
+        try {
+          seq = maxSeq(c);
+          List<String> ids = new ArrayList<>();
+          try (var rs = c.createStatement().executeQuery("SELECT id FROM meeting ORDER BY sort_at DESC, id")) {
+            while (rs.next()) ids.add(rs.getString(1));
+          }
+          stats = Indexer.index(c, ids, g.writer, true, threads, progress);
+        } finally {
+          c.rollback();
+        }
+        g.commit(seq);
+      }
+      String name = dir.getFileName().toString();
+      IndexDirs.flip(root, name);
+      flipped = true;
+      IndexDirs.deleteUnused(root, name); // a running server keeps its own until it has switched
+      return new Built(name, stats.meetings(), stats.chars(), (System.nanoTime() - started) / 1e9,
+          IndexDirs.size(dir), seq);
+    } finally {
+      if (!flipped) IndexDirs.deleteTree(dir);
+    }
+  }
+
+  /**
+   * After an import: when no server holds the index, applies the import to it (or builds
+   * the first one) so that the next server starts up to date. A running server holds the
+   * write lock and applies the import itself within a poll interval. Returns a line for the user.
+   */
+  public static String updateAfterImport(Config config) throws IOException, SQLException {
+    Path root = config.indexPath();
+    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    try (Db db = Db.open(config.dbPath(), 1)) {
+      String name = IndexDirs.current(root);
+      if (name != null) {
+        Generation g;
+        try {
+          g = Generation.open(root, name);
+        } catch (LockObtainFailedException e) {
+          return "search index: the running server applies this import";
+        }
+        try (g) {
+          int applied = catchUp(g, db, threads);
+          if (applied >= 0) return String.format("search index updated (%,d meetings)", applied);
+        }
+      }
+      Built b = rebuild(root, db, threads, Indexer.Progress.NONE);
+      return String.format("search index built (%,d meetings)", b.meetings());
+    }
+  }
+
+  /** Stops the sync thread (an interrupted build is discarded) and closes the live generation. */
+  @Override
+  public void close() {
+    closed = true;
+    sync.interrupt();
+    synchronized (this) { // waits for a sync round in progress
+      Generation g = live;
+      live = null;
+      if (g != null) {
+        try {
+          g.close();
+        } catch (IOException e) {
+          log.warn("closing the search index: {}", e.toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import minutes.http.ApiError;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+
+/**
+ * A user's {@code q} turned into Lucene queries without any query syntax: every word must
+ * occur (AND), text in double quotes must occur as a phrase, and all other characters are
+ * just text that the analyzer keeps or drops. Immutable.
+ */
+final class SearchQuery {
+  /** Characters (code points) of q after trimming; decisions.md: at least 2. */
+  static final int MIN_CHARS = 2;
+  /** Longer input is refused (400): no real query needs it and it bounds the work per request. */
+  static final int MAX_CHARS = 500;
+  /** Words and phrases after analysis; more is refused (400) for the same reason. */
+  static final int MAX_CLAUSES = 64;
+  /** The rank of every title hit (api-spec 2.5). */
+  static final float TITLE_RANK = 0.35f;
+
+  /** The trimmed text echoed as {@code query}. */
+  final String text;
+  /** Each clause: one analysed word, or the words of a phrase in order. */
+  final List<List<String>> clauses;
+
+  private SearchQuery(String text, List<List<String>> clauses) {
+    this.text = text;
+    this.clauses = clauses;
+  }
+
+  /** Validates and analyses q; any refusal is a 400 naming q. */
+  static SearchQuery parse(String raw, Analyzer analyzer) {
+    String text = wellFormed(raw == null ? "" : raw).strip();
+    int chars = text.codePointCount(0, text.length());
+    if (chars < MIN_CHARS) {
+      throw ApiError.badParam("q", "q must be a search text of at least " + MIN_CHARS + " characters");
+    }
+    if (chars > MAX_CHARS) {
+      throw ApiError.badParam("q", "q must be a search text of at most " + MAX_CHARS + " characters");
+    }
+    Set<List<String>> clauses = new LinkedHashSet<>(); // a repeated word adds nothing
+    StringBuilder part = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isQuote(c)) {
+        addPart(part.toString(), quoted, analyzer, clauses);
+        part.setLength(0);
+        quoted = !quoted;
+      } else {
+        part.append(c);
+      }
+    }
+    addPart(part.toString(), quoted, analyzer, clauses); // an unclosed quote still ends a phrase
+    if (clauses.size() > MAX_CLAUSES) {
+      throw ApiError.badParam("q", "q must hold at most " + MAX_CLAUSES + " words and phrases");
+    }
+    return new SearchQuery(text, List.copyOf(clauses));
+  }
+
+  private static boolean isQuote(char c) {
+    return c == '"' || c == '\u201C' || c == '\u201D' || c == '\u201E';
+  }
+
+  private static void addPart(String part, boolean phrase, Analyzer analyzer, Set<List<String>> out) {
+    if (part.isBlank()) return;
+    List<String> words = analyze(analyzer, part);
+    if (words.isEmpty()) return;
+    if (phrase) {
+      out.add(List.copyOf(words));
+    } else {
+      for (String w : words) out.add(List.of(w));
+    }
+  }
+
+  static List<String> analyze(Analyzer analyzer, String text) {
+    List<String> words = new ArrayList<>();
+    try (TokenStream ts = analyzer.tokenStream("q", text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) words.add(term.toString());
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    }
+    return words;
+  }
+
+  /** Lone surrogates become U+FFFD, so that nothing downstream (JSON, UTF-8) trips on them. */
+  static String wellFormed(String s) {
+    StringBuilder out = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok;
+      if (Character.isHighSurrogate(c)) {
+        ok = i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+        if (ok) {
+          if (out != null) out.append(c).append(s.charAt(i + 1));
+          i++;
+          continue;
+        }
+      } else {
+        ok = !Character.isLowSurrogate(c);
+      }
+      if (!ok && out == null) out = new StringBuilder(s.length()).append(s, 0, i);
+      if (out != null) out.append(ok ? c : '\uFFFD');
+    }
+    return out == null ? s : out.toString();
+  }
+
+  boolean isEmpty() {
+    return clauses.isEmpty();
+  }
+
+  /** Every analysed word of the query, for marking a title. */
+  Set<String> words() {
+    Set<String> all = new LinkedHashSet<>();
+    for (List<String> c : clauses) all.addAll(c);
+    return all;
+  }
+
+  /**
+   * All clauses must match in this one field. Each clause is weighted 1/n, so the score is
+   * the mean of the clauses' scores and stays in (0, 1) (see {@link RankSimilarity}).
+   */
+  Query inField(String field) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    float weight = 1f / clauses.size();
+    for (List<String> c : clauses) {
+      Query q;
+      if (c.size() == 1) {
+        q = new TermQuery(new Term(field, c.get(0)));
+      } else {
+        PhraseQuery.Builder p = new PhraseQuery.Builder();
+        for (String w : c) p.add(new Term(field, w));
+        q = p.build();
+      }
+      b.add(new BoostQuery(q, weight), BooleanClause.Occur.MUST);
+    }
+    return b.build();
+  }
+
+  /** A title match scores exactly {@link #TITLE_RANK}, whatever the words. */
+  Query inTitle() {
+    return new BoostQuery(new ConstantScoreQuery(inField(IndexedMeeting.TITLE)), TITLE_RANK);
+  }
+}
