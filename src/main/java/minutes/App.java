@@ -14,7 +14,10 @@ import minutes.http.Health;
 import minutes.http.Routes;
 import minutes.http.Scope;
 import minutes.meetings.MeetingsApi;
+import minutes.search.SearchApi;
+import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.tasks.TaskIndex;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
 import org.slf4j.Logger;
@@ -24,11 +27,13 @@ import org.slf4j.LoggerFactory;
 public final class App implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(App.class);
   private static final Set<String> CORE = Set.of("meeting");
-  private static final Set<String> TASKS = Set.of("meeting", "action_item");
+  private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
   private static final HttpString NOSNIFF = HttpString.tryFromString("X-Content-Type-Options");
 
   private final Config config;
   private Db db;
+  private TaskIndex taskIndex;
+  private SearchIndex search;
   private Undertow server;
   private int port;
 
@@ -39,15 +44,20 @@ public final class App implements AutoCloseable {
   public App start() {
     long started = System.nanoTime();
     db = Db.open(config.dbPath(), config.dbPoolSize());
+    taskIndex = new TaskIndex(db);
+    taskIndex.buildNow();
+    TasksApi tasks = new TasksApi(taskIndex);
+    search = SearchIndex.start(config, db);
     Routes routes = new Routes(db)
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, MeetingsApi::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
-        .api("/api/v1/meetings/{id}/action-items", Scope.ACTION_ITEMS_READ, TASKS, TasksApi::ofMeeting)
-        .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, TasksApi::all)
+        .api("/api/v1/meetings/{id}/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::ofMeeting)
+        .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
-        .open("/healthz", new Health(db));
+        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), new SearchApi(search)::search)
+        .open("/healthz", new Health(db, search::ready));
     HttpHandler root = new BlockingHandler(new ErrorMapper(exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       routes.handler().handleRequest(exchange);
@@ -82,6 +92,8 @@ public final class App implements AutoCloseable {
   @Override
   public void close() {
     if (server != null) server.stop();
+    if (taskIndex != null) taskIndex.close();
+    if (search != null) search.close();
     if (db != null) db.close();
   }
 }

@@ -77,6 +77,7 @@ final class ImportCommand implements Callable<Integer> {
             + "(%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
         s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.bytes() / 1e6, s.seconds(),
         s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
+    out.println(minutes.search.SearchIndex.updateAfterImport(config));
     return 0;
   }
 }

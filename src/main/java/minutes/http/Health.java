@@ -5,14 +5,17 @@ import io.undertow.server.HttpServerExchange;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import minutes.store.Db;
 
-/** GET /healthz, without a key: 200 when the database answers, else 503 saying what is not usable. */
+/** GET /healthz, without a key: 200 when the database and the search index answer, else 503 saying what is not usable. */
 public final class Health implements HttpHandler {
   private final Db db;
+  private final BooleanSupplier searchReady;
 
-  public Health(Db db) {
+  public Health(Db db, BooleanSupplier searchReady) {
     this.db = db;
+    this.searchReady = searchReady;
   }
 
   @Override
@@ -22,6 +25,7 @@ public final class Health implements HttpHandler {
     } catch (SQLException e) {
       throw ApiError.unavailable(5, "database: not usable");
     }
+    if (!searchReady.getAsBoolean()) throw ApiError.unavailable(5, "search index: not built yet");
     Json.ok(ex, Map.of("status", "ok"));
   }
 }

@@ -55,6 +55,8 @@ public final class SearchIndex implements AutoCloseable {
   /** How often the sync thread looks at change_log and CURRENT: "searchable within 2 s". */
   static final long POLL_MILLIS = 200;
   static final int RETRY_AFTER_SECONDS = 5;
+  /** start() waits this long for a first build, so that a small database is searchable at once. */
+  static final long FIRST_BUILD_WAIT_MILLIS = 5000;
   /** Bulk builds index with this much RAM before flushing a segment. */
   static final double BUILD_RAM_MB = 160;
   private static final Sort ORDER = new Sort(SortField.FIELD_SCORE,
@@ -69,6 +71,7 @@ public final class SearchIndex implements AutoCloseable {
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
   private volatile boolean closed;
+  private final java.util.concurrent.CountDownLatch firstLive = new java.util.concurrent.CountDownLatch(1);
 
   private SearchIndex(Path root, Db db) {
     this.root = root;
@@ -81,18 +84,29 @@ public final class SearchIndex implements AutoCloseable {
   /**
    * Opens the live generation when there is one (it is searchable at once; what changed
    * since its last commit is excluded until the sync thread has applied it) and starts the
-   * sync thread, which builds the first generation when none exists.
+   * sync thread, which builds the first generation when none exists. Waits a few seconds
+   * for that build; a longer one goes on in the background while search answers 503.
    */
   public static SearchIndex start(Config config, Db db) {
     SearchIndex index = new SearchIndex(config.indexPath(), db);
     try {
       String name = IndexDirs.current(index.root);
-      if (name != null) index.live = Generation.open(index.root, name);
+      if (name != null) index.publish(Generation.open(index.root, name));
     } catch (IOException | RuntimeException e) {
       log.warn("search index under {} not usable yet ({}); search answers 503 until it is", index.root, e.toString());
     }
     index.sync.start();
+    try {
+      index.firstLive.await(FIRST_BUILD_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     return index;
+  }
+
+  private void publish(Generation g) {
+    live = g;
+    firstLive.countDown();
   }
 
   /** True when searches can be answered (healthz). */
@@ -265,7 +279,7 @@ public final class SearchIndex implements AutoCloseable {
     if (pointed == null) {
       if (g == null) {
         log.info("no search index under {}: building it; search answers 503 until it is ready", root);
-        Built built = rebuild(root, db, threads, Indexer.Progress.NONE);
+        Built built = rebuild(root, db, threads, Progress.NONE);
         log.info("search index {} built: {} meetings in {} s", built.name, built.meetings, String.format("%.1f", built.seconds));
       }
       return; // the next round opens what CURRENT names
@@ -278,7 +292,7 @@ public final class SearchIndex implements AutoCloseable {
       log.warn("search index {} is ahead of the database (another database?): rebuilding it", g.name);
       live = null;
       g.close();
-      rebuild(root, db, threads, Indexer.Progress.NONE);
+      rebuild(root, db, threads, Progress.NONE);
     }
   }
 
@@ -295,7 +309,7 @@ public final class SearchIndex implements AutoCloseable {
       if (catchUp(next, db, threads) < 0) {
         next.close();
         log.warn("search index {} is ahead of the database (another database?): rebuilding it", name);
-        rebuild(root, db, threads, Indexer.Progress.NONE);
+        rebuild(root, db, threads, Progress.NONE);
         return;
       }
     } catch (IOException | SQLException | RuntimeException e) {
@@ -303,7 +317,7 @@ public final class SearchIndex implements AutoCloseable {
       throw e;
     }
     Generation old = live;
-    live = next;
+    publish(next);
     if (old != null) old.close(); // searches holding its searcher finish on it; new ones retry on next
     IndexDirs.deleteUnused(root, name);
     log.info("search answers from index {} ({} meetings, change_log seq {})", name, next.numDocs(), next.seq());
@@ -323,7 +337,7 @@ public final class SearchIndex implements AutoCloseable {
         if (max == g.seq()) return 0;
         List<String> ids = new ArrayList<>();
         for (BytesRef id : changedSince(c, g.seq())) ids.add(id.utf8ToString());
-        Indexer.index(c, ids, g.writer, false, threads, Indexer.Progress.NONE);
+        Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
         g.commit(max);
         return ids.size();
       } finally {
@@ -353,6 +367,14 @@ public final class SearchIndex implements AutoCloseable {
 
   // ------------------------------------------------------------------ full builds
 
+  /** Reports how far a build has got; called from every indexing thread. */
+  @FunctionalInterface
+  public interface Progress {
+    void update(long meetingsDone, long meetingsTotal, long charsDone);
+
+    Progress NONE = (done, total, chars) -> {};
+  }
+
   /** What a full build produced. */
   public record Built(String name, long meetings, long chars, double seconds, long bytes, long seq) {}
 
@@ -360,7 +382,7 @@ public final class SearchIndex implements AutoCloseable {
    * Builds a new generation from SQLite (one read transaction: the data and the change_log
    * seq recorded in the commit match), then makes it the live one by flipping CURRENT.
    */
-  public static Built rebuild(Path root, Db db, int threads, Indexer.Progress progress)
+  public static Built rebuild(Path root, Db db, int threads, Progress progress)
       throws IOException, SQLException {
     long started = System.nanoTime();
     Path dir = IndexDirs.createNext(root);
@@ -415,7 +437,7 @@ public final class SearchIndex implements AutoCloseable {
           if (applied >= 0) return String.format("search index updated (%,d meetings)", applied);
         }
       }
-      Built b = rebuild(root, db, threads, Indexer.Progress.NONE);
+      Built b = rebuild(root, db, threads, Progress.NONE);
       return String.format("search index built (%,d meetings)", b.meetings());
     }
   }
