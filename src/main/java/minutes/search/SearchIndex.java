@@ -88,18 +88,24 @@ public final class SearchIndex implements AutoCloseable {
    * for that build; a longer one goes on in the background while search answers 503.
    */
   public static SearchIndex start(Config config, Db db) {
-    SearchIndex index = new SearchIndex(config.indexPath(), db);
-    try {
-      String name = IndexDirs.current(index.root);
-      if (name != null) index.publish(Generation.open(index.root, name));
-    } catch (IOException | RuntimeException e) {
-      log.warn("search index under {} not usable yet ({}); search answers 503 until it is", index.root, e.toString());
-    }
+    SearchIndex index = open(config.indexPath(), db);
     index.sync.start();
     try {
       index.firstLive.await(FIRST_BUILD_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    return index;
+  }
+
+  /** Opens the live generation, if any, without starting the sync thread (tests step it with {@link #syncOnce}). */
+  static SearchIndex open(Path root, Db db) {
+    SearchIndex index = new SearchIndex(root, db);
+    try {
+      String name = IndexDirs.current(root);
+      if (name != null) index.publish(Generation.open(root, name));
+    } catch (IOException | RuntimeException e) {
+      log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
     }
     return index;
   }

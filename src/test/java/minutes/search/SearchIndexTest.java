@@ -1,0 +1,282 @@
+package minutes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.http.ApiError;
+import minutes.http.Scope;
+import minutes.keys.Principal;
+import minutes.store.Db;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SearchIndex in-process over a real SQLite file and real index files: matching, ranks, snippets, visibility. */
+class SearchIndexTest {
+  @TempDir static Path dir;
+  static Db db;
+  static SearchIndex index;
+  static Principal acme, other, ann, bob;
+
+  static final String LONG_TAIL;
+
+  static {
+    StringBuilder b = new StringBuilder();
+    while (b.length() < 60_000) b.append("we talked about nothing in particular for quite a while today. ");
+    LONG_TAIL = b.toString();
+  }
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    new SearchData()
+        .workspace("acme", "ann@acme.com", "bob@acme.com")
+        .workspace("other", "carl@other.com")
+        .meeting("acme", "budget", "Budget review with Müller", "2026-03-02T09:00:00Z", List.of("Ann@Acme.com"),
+            "# Decisions\n- **Launch** the [beta](https://example.com/beta) in `April`\n- __Café__ opens",
+            "Welcome to the budget review.", "I will send <script>alert(\"x\")</script> & the forecast tomorrow.")
+        .meeting("acme", "zeppelin-once", "Airship chat", "2026-03-01T09:00:00Z", List.of("bob@acme.com"),
+            null, "A zeppelin flew over the office.", "Then lunch.")
+        .meeting("acme", "zeppelin-often", "Airship deep dive", "2026-02-01T09:00:00Z", List.of("bob@acme.com"),
+            null, "zeppelin zeppelin zeppelin.", "The zeppelin again, zeppelin everywhere.")
+        .meeting("acme", "title-old", "Harbour logistics", "2026-01-05T09:00:00Z", List.of(), null, "Nothing here.")
+        .meeting("acme", "title-new", "Harbour logistics follow-up", "2026-01-20T09:00:00Z", List.of(), null, "Still nothing.")
+        .meeting("acme", "upload", "Recorded interview", null, List.of("ann@acme.com", "bob@acme.com"), null,
+            LONG_TAIL + "finally the unicornword appeared near the very end of it all.")
+        .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
+            "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
+        .importInto(dir.resolve("m.db"), dir);
+    db = Db.open(dir.resolve("m.db"), 4);
+    index = SearchIndex.open(dir.resolve("index"), db);
+    assertFalse(index.ready());
+    index.syncOnce(); // builds the first generation
+    index.syncOnce(); // opens it
+    assertTrue(index.ready());
+    long acmeId = workspaceId("acme"), otherId = workspaceId("other");
+    acme = new Principal("k1", acmeId, null, EnumSet.allOf(Scope.class), Set.of());
+    other = new Principal("k2", otherId, null, EnumSet.allOf(Scope.class), Set.of());
+    ann = new Principal("k3", acmeId, "ANN@acme.com", EnumSet.allOf(Scope.class), Set.of());
+    bob = new Principal("k4", acmeId, "bob@acme.com", EnumSet.allOf(Scope.class), Set.of());
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (index != null) index.close();
+    if (db != null) db.close();
+  }
+
+  static long workspaceId(String slug) throws Exception {
+    try (Connection c = db.read(); var ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
+      ps.setString(1, slug);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  static List<SearchHit> search(SearchIndex index, Principal p, String q, int limit) throws Exception {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        return index.search(c, p, SearchQuery.parse(q, index.analyzer()), limit);
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  static List<SearchHit> search(Principal p, String q) throws Exception {
+    return search(index, p, q, 50);
+  }
+
+  static List<String> ids(List<SearchHit> hits) {
+    return hits.stream().map(SearchHit::meetingId).toList();
+  }
+
+  /** The snippet as a reader sees it: tags removed, entities decoded. */
+  static String visible(String snippet) {
+    return snippet.replace("<mark>", "").replace("</mark>", "").replace("&lt;", "<").replace("&gt;", ">")
+        .replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
+  }
+
+  static List<String> marked(String snippet) {
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile("<mark>(.*?)</mark>").matcher(snippet);
+    while (m.find()) out.add(m.group(1));
+    return out;
+  }
+
+  @Test
+  void titleHitRanksExactly035AndShowsTheWholeTitleMarked() throws Exception {
+    List<SearchHit> hits = search(acme, "harbour");
+    assertEquals(2, hits.size());
+    for (SearchHit h : hits) {
+      assertEquals("title", h.matchedIn());
+      assertEquals(0.35, h.rank());
+    }
+    assertEquals("<mark>Harbour</mark> logistics follow-up", hits.get(0).snippet());
+  }
+
+  @Test
+  void equalRanksAreOrderedByDateNewestFirst() throws Exception {
+    assertEquals(List.of(SearchData.id("title-new"), SearchData.id("title-old")), ids(search(acme, "harbour logistics")));
+  }
+
+  @Test
+  void contentRankIsInOpenUnitIntervalAndGrowsWithRelevance() throws Exception {
+    List<SearchHit> hits = search(acme, "zeppelin");
+    assertEquals(List.of(SearchData.id("zeppelin-often"), SearchData.id("zeppelin-once")), ids(hits));
+    for (SearchHit h : hits) {
+      assertEquals("transcript", h.matchedIn());
+      assertTrue(h.rank() > 0 && h.rank() < 1, "rank " + h.rank());
+    }
+    assertTrue(hits.get(0).rank() > hits.get(1).rank());
+  }
+
+  @Test
+  void aMeetingMatchingInSeveralFieldsGivesOneHitWithItsBestField() throws Exception {
+    List<SearchHit> hits = search(acme, "budget");
+    assertEquals(List.of(SearchData.id("budget")), ids(hits));
+    SearchHit h = hits.get(0);
+    assertTrue(Set.of("title", "transcript").contains(h.matchedIn()), h.matchedIn());
+    assertTrue(h.rank() >= 0.35, "the best of title (0.35) and content: " + h.rank());
+    assertEquals("zoom", h.platform());
+    assertEquals("2026-03-02T09:00:00Z", h.startsAt());
+    assertEquals("2026-01-01T08:00:00Z", h.createdAt());
+    assertEquals("Budget review with Müller", h.title());
+  }
+
+  @Test
+  void protocolHitsShowNoMarkdown() throws Exception {
+    SearchHit h = search(acme, "launch beta").get(0);
+    assertEquals("protocol", h.matchedIn());
+    String text = visible(h.snippet());
+    for (String syntax : List.of("**", "__", "](", "# ", "- ", "`", "https://")) assertFalse(text.contains(syntax), text);
+    assertTrue(text.contains("Launch the beta in April"), text);
+  }
+
+  @Test
+  void scriptInATranscriptComesBackEscaped() throws Exception {
+    SearchHit h = search(acme, "alert forecast").get(0);
+    assertEquals("transcript", h.matchedIn());
+    assertTrue(h.snippet().contains("&lt;script&gt;"), h.snippet());
+    assertTrue(h.snippet().contains("&amp;"), h.snippet());
+    String withoutMarks = h.snippet().replace("<mark>", "").replace("</mark>", "");
+    assertFalse(withoutMarks.contains("<") || withoutMarks.contains(">") || withoutMarks.contains("\""), h.snippet());
+  }
+
+  @Test
+  void aMatchFarIntoALongTranscriptIsFoundAndShownShortAndMarked() throws Exception {
+    SearchHit h = search(acme, "unicornword").get(0);
+    assertEquals(SearchData.id("upload"), h.meetingId());
+    assertEquals(List.of("unicornword"), marked(h.snippet()));
+    assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, h.snippet());
+    assertTrue(h.snippet().startsWith("\u2026"), h.snippet());
+    assertEquals(null, h.startsAt());
+    assertEquals("upload", h.platform());
+  }
+
+  @Test
+  void snippetsStayShortAndMarkOnlyMatchedWords() throws Exception {
+    for (String q : List.of("nothing particular", "while today", "\"quite a while\"")) {
+      for (SearchHit h : search(acme, q)) {
+        assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, q + ": " + h.snippet());
+        Set<String> words = SearchQuery.parse(q, index.analyzer()).words();
+        List<String> marks = marked(h.snippet());
+        assertFalse(marks.isEmpty(), h.snippet());
+        for (String m : marks) {
+          for (String w : SearchQuery.analyze(index.analyzer(), m)) assertTrue(words.contains(w), m + " in " + h.snippet());
+        }
+      }
+    }
+  }
+
+  @Test
+  void caseAndAccentsAreFolded() throws Exception {
+    for (String q : List.of("muller", "MÜLLER", "Mueller", "mÜlLeR")) {
+      assertEquals(List.of(SearchData.id("budget")), ids(search(acme, q)), q);
+    }
+    SearchHit cafe = search(acme, "cafe").get(0);
+    assertEquals(List.of("Café"), marked(cafe.snippet()));
+    assertEquals("Budget review with <mark>Müller</mark>", search(acme, "mueller review").get(0).snippet()
+        .replace("<mark>review</mark>", "review").replace("<mark>Budget</mark>", "Budget"));
+  }
+
+  @Test
+  void wordsAreAndedAndQuotedTextIsAPhrase() throws Exception {
+    assertEquals(1, search(acme, "zeppelin lunch").size());
+    assertEquals(0, search(acme, "zeppelin harbour").size());
+    assertEquals(1, search(acme, "\"zeppelin flew\"").size());
+    assertEquals(0, search(acme, "\"flew zeppelin\"").size());
+    String phrase = String.join(" ", marked(search(acme, "\"zeppelin flew\"").get(0).snippet()));
+    assertEquals("zeppelin flew", phrase.replace("  ", " "));
+  }
+
+  @Test
+  void hostileInputsNeverFailOtherThanA400NamingQ() throws Exception {
+    List<String> inputs = new ArrayList<>(List.of("\"", "\"\"", "\"unclosed phrase", "((budget", "budget)", "[a TO z]",
+        "{x}", "*", "**", "bud*", "?udget", "title:budget", "workspace:1", "id:*", "AND", "OR NOT", "budget AND",
+        "NOT budget", "-budget", "+budget", "budget~2", "budget^10", "\\", "\\\\", "a\\b", "/regex/", "&&", "||",
+        "!", "%", "%00", "\u0000\u0000", "🙂🙂", "🙂 budget", "\uD83D", "\uDE42x", "x\uD83D", "<script>", "' OR 1=1 --",
+        "\u202E\u202E", "ＢＵＤＧＥＴ", "﷽﷽", "e\u0301e\u0301"));
+    inputs.add("budget ".repeat(70));
+    inputs.add("a".repeat(500));
+    inputs.add("\"" + "the ".repeat(120) + "\"");
+    for (String q : inputs) {
+      try {
+        List<SearchHit> hits = search(acme, q);
+        for (SearchHit h : hits) assertNotNull(h.snippet());
+      } catch (ApiError e) {
+        assertEquals(400, e.status(), q);
+        assertEquals("q", e.field(), q);
+      }
+    }
+    assertEquals(1, search(acme, "ＢＵＤＧＥＴ").size(), "full-width letters fold too");
+  }
+
+  @Test
+  void qLengthLimits() {
+    for (String q : List.of("", " ", "a", " a ", "é", "🙂", "a".repeat(501), "x".repeat(5000))) {
+      ApiError e = assertThrows(ApiError.class, () -> SearchQuery.parse(q, index.analyzer()), q);
+      assertEquals(400, e.status());
+      assertEquals("q", e.field());
+    }
+    assertEquals("ab", SearchQuery.parse("  ab \t", index.analyzer()).text);
+    assertEquals("\uFFFDx", SearchQuery.parse("\uD83Dx", index.analyzer()).text);
+  }
+
+  @Test
+  void limitBoundsTheNumberOfHits() throws Exception {
+    assertEquals(1, search(index, acme, "harbour", 1).size());
+  }
+
+  @Test
+  void anotherWorkspaceNeverSeesAMeeting() throws Exception {
+    assertEquals(List.of(SearchData.id("secret")), ids(search(other, "zeppelin budget muller")));
+    assertFalse(ids(search(acme, "zeppelin")).contains(SearchData.id("secret")));
+    assertFalse(ids(search(acme, "budget")).contains(SearchData.id("secret")));
+  }
+
+  @Test
+  void personalKeysSeeOnlyTheirMeetingsWhateverTheEmailCase() throws Exception {
+    assertEquals(List.of(SearchData.id("budget")), ids(search(ann, "budget")));
+    assertEquals(List.of(), ids(search(bob, "budget")));
+    assertEquals(List.of(SearchData.id("zeppelin-often"), SearchData.id("zeppelin-once")), ids(search(bob, "zeppelin")));
+    assertEquals(List.of(), ids(search(ann, "zeppelin")));
+    assertEquals(List.of(), ids(search(ann, "harbour")), "meetings visible to nobody stay hidden from personal keys");
+    assertEquals(1, search(ann, "unicornword").size());
+    assertEquals(1, search(bob, "unicornword").size());
+  }
+}
