@@ -46,6 +46,7 @@ case "${1:-serve}" in
     ;;
   *)
     build_if_needed
-    exec java ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC} -jar target/minutes.jar "$@"
+    # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
+    exec java --enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC} -jar target/minutes.jar "$@"
     ;;
 esac

@@ -13,8 +13,8 @@ public final class Visibility {
   public static Sql restrict(Sql sql, String meetingAlias, Principal p) {
     sql.add("AND " + meetingAlias + ".workspace_id = ?", p.workspaceId());
     if (p.isPersonal()) {
-      sql.add("AND EXISTS (SELECT 1 FROM meeting_viewer v WHERE v.meeting_id = " + meetingAlias
-          + ".id AND v.email = ?)", p.userEmail());
+      // IN, not a correlated EXISTS: SQLite builds the user's meeting set once per query.
+      sql.add("AND " + meetingAlias + ".id IN (SELECT meeting_id FROM meeting_viewer WHERE email = ?)", p.userEmail());
     }
     return sql;
   }

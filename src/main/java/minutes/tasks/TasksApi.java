@@ -13,9 +13,13 @@ import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Vocabulary;
 
-/** GET /meetings/{id}/action-items (api-spec 4.4, quirks kept) and GET /action-items (4.5). Stateless. */
+/** GET /meetings/{id}/action-items (api-spec 4.4, quirks kept) and GET /action-items (4.5). Thread-safe. */
 public final class TasksApi {
-  private TasksApi() {}
+  private final TaskIndex index;
+
+  public TasksApi(TaskIndex index) {
+    this.index = index;
+  }
 
   /** Shape 2.4b. */
   public record MeetingTask(String id, String task, String ownerName, String due, String verdict, String status,
@@ -33,7 +37,7 @@ public final class TasksApi {
    * number of rows delivered, pagination.offset is always 0, and an unusable due_from or
    * due_to is a 500 naming the field, never a 400.
    */
-  public static MeetingTaskList ofMeeting(Request r) throws SQLException {
+  public MeetingTaskList ofMeeting(Request r) throws SQLException {
     Params p = r.params();
     String rawId = r.path("id");
     Optional<String> status = p.oneOf("status", Vocabulary.TASK_STATUSES);
@@ -61,39 +65,61 @@ public final class TasksApi {
   }
 
   /** Every task the key may see, from each meeting's most recent minutes. */
-  public static Pagination.Page<Task> all(Request r) throws SQLException {
+  public Pagination.Page<Task> all(Request r) throws SQLException {
     Params p = r.params();
-    Optional<String> meetingId = p.uuid("meeting_id");
-    Optional<String> status = p.oneOf("status", Vocabulary.TASK_STATUSES);
-    Optional<String> verdict = p.oneOf("verdict", Vocabulary.VERDICTS);
-    Optional<LocalDate> dueFrom = p.date("due_from");
-    Optional<LocalDate> dueTo = p.date("due_to");
+    TaskIndex.Filter f = new TaskIndex.Filter(p.uuid("meeting_id"), p.oneOf("status", Vocabulary.TASK_STATUSES),
+        p.oneOf("verdict", Vocabulary.VERDICTS), p.date("due_from"), p.date("due_to"));
     int limit = p.limit(200, 100);
     int offset = p.offset();
+    Optional<TaskIndex.Page> fromIndex = index.page(TaskIndex.version(r.db()), r.principal(), f, offset, limit);
+    if (fromIndex.isPresent()) {
+      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
+          new Pagination(limit, offset, fromIndex.get().total()));
+    }
+    return allFromSql(r.db(), r.principal(), f, offset, limit);
+  }
 
+  private static final String TASK_COLUMNS = """
+      a.id, a.task, a.owner_name, a.due, a.verdict, a.status, a.meeting_id, m.title, m.starts_at, a.protocol_id""";
+
+  private static Task task(java.sql.ResultSet rs) throws SQLException {
+    return new Task(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+        rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10));
+  }
+
+  /** The page's rows, read in the request's transaction, in the snapshot's order. */
+  static List<Task> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
+    if (rowids.length == 0) return List.of();
+    Sql sql = new Sql("SELECT " + TASK_COLUMNS + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id"
+        + " WHERE a.rowid IN (" + "?,".repeat(rowids.length - 1) + "?)", java.util.Arrays.stream(rowids).boxed().toArray());
+    java.util.Map<Long, Task> byId = new java.util.HashMap<>();
+    sql.list(c, rs -> byId.put(rs.getLong(11), task(rs)));
+    List<Task> rows = new java.util.ArrayList<>(rowids.length);
+    for (long id : rowids) rows.add(byId.get(id));
+    return rows;
+  }
+
+  /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
+  static Pagination.Page<Task> allFromSql(java.sql.Connection c, minutes.keys.Principal who, TaskIndex.Filter f,
+      int offset, int limit) throws SQLException {
     // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
     // both the filter and the order; the page's ids are found before any join, so a deep
     // offset skips index entries only.
-    Sql where = new Sql("FROM action_item a WHERE a.workspace_id = ? AND a.is_current = 1", r.principal().workspaceId());
-    if (r.principal().isPersonal()) {
-      where.add("AND EXISTS (SELECT 1 FROM meeting_viewer v WHERE v.meeting_id = a.meeting_id AND v.email = ?)",
-          r.principal().userEmail());
+    Sql where = new Sql("FROM action_item a WHERE a.workspace_id = ? AND a.is_current = 1", who.workspaceId());
+    if (who.isPersonal()) {
+      where.add("AND a.meeting_id IN (SELECT meeting_id FROM meeting_viewer WHERE email = ?)", who.userEmail());
     }
-    meetingId.ifPresent(v -> where.add("AND a.meeting_id = ?", v));
-    filters(where, status, verdict, dueFrom, dueTo);
+    f.meetingId().ifPresent(v -> where.add("AND a.meeting_id = ?", v));
+    filters(where, f.status(), f.verdict(), f.dueFrom(), f.dueTo());
 
-    long total = new Sql("SELECT count(*)").add(where).count(r.db());
+    long total = new Sql("SELECT count(*)").add(where).count(c);
     String order = "ORDER BY a.due_key, a.meeting_starts_at DESC, a.id";
-    List<Task> rows = new Sql("""
-        SELECT a.id, a.task, a.owner_name, a.due, a.verdict, a.status, a.meeting_id, m.title,
-               m.starts_at, a.protocol_id
-        FROM (SELECT a.id""")
+    List<Task> rows = new Sql("SELECT " + TASK_COLUMNS + " FROM (SELECT a.id")
         .add(where)
         .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
         .add("JOIN action_item a ON a.id = page.id JOIN meeting m ON m.id = a.meeting_id")
         .add(order)
-        .list(r.db(), rs -> new Task(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10)));
+        .list(c, TasksApi::task);
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 

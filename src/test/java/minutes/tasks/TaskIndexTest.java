@@ -1,0 +1,96 @@
+package minutes.tasks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import minutes.http.Pagination;
+import minutes.http.Scope;
+import minutes.keys.Principal;
+import minutes.store.Db;
+import minutes.store.Importer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The in-memory task order must answer exactly what SQL answers: same rows, same order,
+ * same totals, for every filter, key kind, offset and limit.
+ */
+class TaskIndexTest {
+  @TempDir Path dir;
+
+  @Test
+  void snapshotAnswersExactlyLikeSql() throws Exception {
+    SplittableRandom random = new SplittableRandom(7);
+    Path file = dir.resolve("data.ndjson");
+    List<String> meetingIds = new ArrayList<>();
+    List<String> lines = new ArrayList<>(List.of(
+        "{\"kind\":\"workspace\",\"slug\":\"a\",\"name\":\"A\",\"domains\":[\"a.example\"]}",
+        "{\"kind\":\"workspace\",\"slug\":\"b\",\"name\":\"B\"}"));
+    String[] verdicts = {"open", "resolved_in_meeting", "discarded", "duplicate", "unclear_owner"};
+    String[] statuses = {"open", "done", "dismissed"};
+    for (int m = 0; m < 60; m++) {
+      String id = UUID.randomUUID().toString();
+      meetingIds.add(id);
+      String start = random.nextInt(5) == 0 ? "null" : "\"2026-0" + (1 + random.nextInt(3)) + "-1" + random.nextInt(10) + "T10:00:00Z\"";
+      StringBuilder tasks = new StringBuilder();
+      for (int t = 0, n = random.nextInt(6); t < n; t++) {
+        String due = random.nextInt(4) == 0 ? "null" : "\"2026-0" + (1 + random.nextInt(3)) + "-0" + (1 + random.nextInt(9)) + "\"";
+        tasks.append(t == 0 ? "" : ",").append("{\"id\":\"").append(UUID.randomUUID()).append("\",\"task\":\"t\",\"due\":")
+            .append(due).append(",\"verdict\":\"").append(verdicts[random.nextInt(5)]).append("\",\"status\":\"")
+            .append(statuses[random.nextInt(3)]).append("\"}");
+      }
+      String viewers = random.nextBoolean() ? "[\"u@a.example\"]" : "[]";
+      lines.add("{\"kind\":\"meeting\",\"workspace\":\"" + (m % 7 == 0 ? "b" : "a") + "\",\"id\":\"" + id
+          + "\",\"title\":\"M\",\"platform\":\"zoom\",\"source\":\"calendar\",\"status\":\"ready\",\"starts_at\":" + start
+          + ",\"created_at\":\"2026-01-01T00:00:00Z\",\"visible_to\":" + viewers + ",\"protocols\":[{\"id\":\""
+          + UUID.randomUUID() + "\",\"content_md\":\"x\",\"generated_at\":\"2026-01-01T00:00:00Z\",\"action_items\":[" + tasks + "]}]}");
+    }
+    Files.write(file, lines);
+    Path dbPath = dir.resolve("t.db");
+    new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
+
+    try (Db db = Db.open(dbPath, 2); TaskIndex index = new TaskIndex(db); Connection c = db.read()) {
+      index.buildNow();
+      long version = TaskIndex.version(c);
+      List<Principal> keys = List.of(
+          new Principal("k1", 1, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
+          new Principal("k2", 1, "U@a.example", Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
+          new Principal("k3", 2, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()));
+      List<TaskIndex.Filter> filters = new ArrayList<>();
+      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.of("done"), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.of("duplicate"), Optional.empty(), Optional.empty()));
+      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.of("open"), Optional.of("open"),
+          Optional.of(LocalDate.parse("2026-02-01")), Optional.empty()));
+      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+          Optional.of(LocalDate.parse("2026-02-05"))));
+      filters.add(new TaskIndex.Filter(Optional.of(meetingIds.get(3)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskIndex.Filter(Optional.of(UUID.randomUUID().toString()), Optional.empty(), Optional.empty(),
+          Optional.empty(), Optional.empty()));
+      int compared = 0;
+      for (Principal who : keys) {
+        for (TaskIndex.Filter f : filters) {
+          for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
+            TaskIndex.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
+            Pagination.Page<TasksApi.Task> sql = TasksApi.allFromSql(c, who, f, window[0], window[1]);
+            assertEquals(sql.pagination().total(), page.total(), who + " " + f);
+            assertEquals(sql.data(), TasksApi.byRowid(c, page.rowids()), who + " " + f);
+            compared++;
+          }
+        }
+      }
+      assertTrue(compared > 100);
+      assertTrue(index.page(version + 1, keys.get(0), filters.get(0), 0, 10).isEmpty(), "another version is not served");
+    }
+  }
+}
