@@ -1,0 +1,214 @@
+package minutes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import minutes.config.Config;
+import minutes.http.ApiError;
+import minutes.http.Scope;
+import minutes.keys.Principal;
+import minutes.store.Db;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Keeping the index in step with SQLite: pending changes, crashes, reindex switches, import without a server. */
+class SearchSyncTest {
+  @TempDir Path dir;
+  Path dbPath, root;
+  Db db;
+  SearchIndex index;
+  Principal acme, ann;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dbPath = dir.resolve("m.db");
+    root = dir.resolve("index");
+    SearchData data = new SearchData().workspace("acme", "ann@acme.com", "bob@acme.com");
+    for (int i = 0; i < 20; i++) {
+      data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null,
+          "alpha bravo number" + i);
+    }
+    data.importInto(dbPath, dir);
+    db = Db.open(dbPath, 4);
+    long ws;
+    try (Connection c = db.read(); var rs = c.createStatement().executeQuery("SELECT id FROM workspace")) {
+      rs.next();
+      ws = rs.getLong(1);
+    }
+    acme = new Principal("k1", ws, null, EnumSet.allOf(Scope.class), Set.of());
+    ann = new Principal("k2", ws, "ann@acme.com", EnumSet.allOf(Scope.class), Set.of());
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (index != null) index.close();
+    db.close();
+  }
+
+  SearchIndex openLive() throws Exception {
+    SearchIndex i = SearchIndex.open(root, db);
+    while (!i.ready()) i.syncOnce();
+    return i;
+  }
+
+  List<String> search(Principal p, String q) throws Exception {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        return index.search(c, p, SearchQuery.parse(q, index.analyzer()), 100).stream().map(SearchHit::meetingId).toList();
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  long meetingsInIndex() throws Exception {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      return index.search(c, acme, SearchQuery.parse("alpha", index.analyzer()), 100).size();
+    }
+  }
+
+  @Test
+  void withoutAnIndexSearchAnswers503WithRetryAfter() throws Exception {
+    index = SearchIndex.open(root, db);
+    assertFalse(index.ready());
+    ApiError e = assertThrows(ApiError.class, () -> search(acme, "alpha"));
+    assertEquals(503, e.status());
+    assertTrue(Integer.parseInt(e.headers().get("Retry-After")) > 0);
+  }
+
+  @Test
+  void aMeetingChangedInSqliteIsHiddenUntilTheIndexHasAppliedIt() throws Exception {
+    index = openLive();
+    assertEquals(List.of(SearchData.id("m3")), search(ann, "number3"));
+    // m3 now visible to bob only, with new words: SQLite changes, the index does not yet.
+    new SearchData().meeting("acme", "m3", "Meeting 3", "2026-02-01T09:00:00Z", List.of("bob@acme.com"), null,
+        "charlie delta").importInto(dbPath, dir);
+    assertEquals(List.of(), search(ann, "number3"), "ann must not see it, not even briefly");
+    assertEquals(List.of(), search(acme, "number3"), "the old text is gone");
+    assertEquals(List.of(), search(acme, "charlie"), "not indexed yet");
+    assertEquals(19, search(acme, "alpha").size());
+    index.syncOnce();
+    assertEquals(List.of(SearchData.id("m3")), search(acme, "charlie delta"));
+    assertEquals(List.of(), search(ann, "charlie"));
+    assertEquals(List.of(), search(acme, "number3"));
+  }
+
+  @Test
+  void aServerKilledMidSyncCatchesUpWithNoMeetingMissingOrDoubled() throws Exception {
+    index = openLive();
+    index.close();
+    SearchData more = new SearchData();
+    for (int i = 20; i < 50; i++) more.meeting("acme", "m" + i, "Meeting " + i, "2026-02-02T09:00:00Z", List.of(), null, "alpha late" + i);
+    more.importInto(dbPath, dir);
+    // A sync that wrote half of the changes and died before its commit.
+    try (Generation g = Generation.open(root, IndexDirs.current(root)); Connection c = db.read()) {
+      List<String> half = new ArrayList<>();
+      for (int i = 20; i < 35; i++) half.add(SearchData.id("m" + i));
+      Indexer.index(c, half, g.writer, false, 2, SearchIndex.Progress.NONE);
+      // close() rolls back like a kill -9: nothing after the last commit survives.
+    }
+    index = SearchIndex.open(root, db);
+    assertEquals(20, meetingsInIndex(), "restarted at its last commit; the rest is excluded, not shown stale");
+    index.syncOnce();
+    assertEquals(50, meetingsInIndex());
+    assertEquals(List.of(SearchData.id("m42")), search(acme, "late42"));
+    // Applying the same changes again (a crash right after the commit) changes nothing.
+    index.syncOnce();
+    assertEquals(50, meetingsInIndex());
+  }
+
+  @Test
+  void reindexSwitchesGenerationsWithoutFailingASearch() throws Exception {
+    index = openLive();
+    String first = IndexDirs.current(root);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger searches = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> clients = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      Thread c = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            if (search(acme, "alpha bravo").size() != 20) throw new AssertionError("wrong number of hits");
+            searches.incrementAndGet();
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      });
+      c.start();
+      clients.add(c);
+    }
+    for (int round = 0; round < 3; round++) {
+      try (Db other = Db.open(dbPath, 1)) { // as the reindex command does, from its own process
+        SearchIndex.rebuild(root, other, 2, SearchIndex.Progress.NONE);
+      }
+      index.syncOnce(); // the server notices CURRENT and switches
+    }
+    Thread.sleep(100);
+    stop.set(true);
+    for (Thread c : clients) c.join();
+    if (failure.get() != null) throw new AssertionError("a search failed during reindex", failure.get());
+    assertTrue(searches.get() > 10, "searches ran: " + searches.get());
+    String now = IndexDirs.current(root);
+    assertNotEquals(first, now);
+    try (var files = Files.list(root)) {
+      assertEquals(List.of(now), files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("gen-")).toList(),
+          "old generations are deleted once unused");
+    }
+  }
+
+  @Test
+  void importWithoutAServerUpdatesTheIndexAndLeavesItToARunningOne() throws Exception {
+    Config config = new Config("127.0.0.1", 0, dbPath, root, false, 2, null);
+    assertTrue(SearchIndex.updateAfterImport(config).startsWith("search index built"));
+    new SearchData().meeting("acme", "fresh", "Fresh", "2026-02-03T09:00:00Z", List.of(), null, "echo").importInto(dbPath, dir);
+    assertEquals("search index updated (1 meetings)", SearchIndex.updateAfterImport(config));
+    index = SearchIndex.open(root, db);
+    assertEquals(List.of(SearchData.id("fresh")), search(acme, "echo"));
+    assertTrue(SearchIndex.updateAfterImport(config).contains("running server"));
+  }
+
+  @Test
+  void anIndexAheadOfItsDatabaseIsRebuiltNotServed() throws Exception {
+    index = openLive();
+    index.close();
+    // Same index directory, a different (fresh) database: the index must not be trusted.
+    Path otherDb = dir.resolve("other.db");
+    new SearchData().workspace("acme").meeting("acme", "solo", "Solo", "2026-02-03T09:00:00Z", List.of(), null, "alpha")
+        .importInto(otherDb, dir);
+    try (Db fresh = Db.open(otherDb, 2); Connection c = fresh.write()) {
+      c.createStatement().execute("DELETE FROM change_log"); // seq restarts below the index's
+    }
+    db.close();
+    db = Db.open(otherDb, 2);
+    index = SearchIndex.open(root, db);
+    for (int i = 0; i < 3 && meetingsInIndexOrZero() != 1; i++) index.syncOnce();
+    assertEquals(1, meetingsInIndex());
+  }
+
+  long meetingsInIndexOrZero() {
+    try {
+      return meetingsInIndex();
+    } catch (Exception e) {
+      return 0;
+    }
+  }
+}
