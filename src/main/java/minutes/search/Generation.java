@@ -20,6 +20,10 @@ import org.apache.lucene.store.FSDirectory;
 final class Generation implements Closeable {
   /** Commit user data key: the last change_log seq whose changes this commit holds. */
   static final String SEQ = "seq";
+  /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
+  static final String FORMAT = "format";
+  /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
+  static final String CURRENT_FORMAT = "1";
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -28,13 +32,17 @@ final class Generation implements Closeable {
   private final FSDirectory dir;
   private final SearcherManager searchers;
   private volatile long seq;
+  private final boolean currentFormat;
 
-  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer) throws IOException {
+  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer, IndexWriterConfig.OpenMode mode)
+      throws IOException {
     this.name = name;
     this.path = path;
     this.dir = dir;
     this.writer = writer;
-    this.seq = commitSeq(writer);
+    this.seq = Long.parseLong(commitData(writer, SEQ, "0"));
+    this.currentFormat = mode == IndexWriterConfig.OpenMode.CREATE
+        || CURRENT_FORMAT.equals(commitData(writer, FORMAT, null));
     this.searchers = new SearcherManager(writer, new SearcherFactory() {
       @Override
       public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
@@ -70,7 +78,7 @@ final class Generation implements Closeable {
       mp.setNoCFSRatio(0);
       c.setMergePolicy(mp);
       w = new IndexWriter(dir, c);
-      return new Generation(path.getFileName().toString(), path, dir, w);
+      return new Generation(path.getFileName().toString(), path, dir, w, mode);
     } catch (IOException | RuntimeException e) {
       if (w != null) w.rollback();
       dir.close();
@@ -78,12 +86,17 @@ final class Generation implements Closeable {
     }
   }
 
-  private static long commitSeq(IndexWriter w) {
+  private static String commitData(IndexWriter w, String key, String absent) {
     Iterable<Map.Entry<String, String>> data = w.getLiveCommitData();
     if (data != null) {
-      for (Map.Entry<String, String> e : data) if (e.getKey().equals(SEQ)) return Long.parseLong(e.getValue());
+      for (Map.Entry<String, String> e : data) if (e.getKey().equals(key)) return e.getValue();
     }
-    return 0;
+    return absent;
+  }
+
+  /** False for an index written by an older version of this code: it must be rebuilt, not updated. */
+  boolean currentFormat() {
+    return currentFormat;
   }
 
   /** The change_log seq the current searchers reflect: read it before {@link #acquire()}. */
@@ -105,7 +118,7 @@ final class Generation implements Closeable {
    * a searcher gets one at least that fresh.
    */
   void commit(long newSeq) throws IOException {
-    writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq)).entrySet());
+    writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq), FORMAT, CURRENT_FORMAT).entrySet());
     writer.commit();
     searchers.maybeRefreshBlocking();
     seq = newSeq;

@@ -5,12 +5,13 @@ import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.de.GermanNormalizationFilter;
 import org.apache.lucene.analysis.en.EnglishMinimalStemFilter;
+import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 
 /**
  * The one analyzer of the index, used for documents and queries alike (docs/SEARCH.md):
- * Unicode word splitting, lower case, German umlaut/ß normalisation (Müller = Mueller =
+ * Unicode word splitting, possessive 's dropped, lower case, German umlaut/ß normalisation (Müller = Mueller =
  * muller), any other accent folded to ASCII, English plural "s" removed. No stop words and no
  * real stemming, so phrases match as written. Thread-safe.
  */
@@ -18,7 +19,9 @@ final class SearchAnalyzer extends Analyzer {
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     StandardTokenizer source = new StandardTokenizer();
-    TokenStream t = new LowerCaseFilter(source);
+    // "Müller's" must be found by "muller": drop the possessive before anything else.
+    TokenStream t = new EnglishPossessiveFilter(source);
+    t = new LowerCaseFilter(t);
     // Before ASCII folding: it needs to see ä/ö/ü to treat "ae"/"oe"/"ue" as their spellings.
     t = new GermanNormalizationFilter(t);
     t = new ASCIIFoldingFilter(t);

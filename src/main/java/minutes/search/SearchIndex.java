@@ -103,7 +103,12 @@ public final class SearchIndex implements AutoCloseable {
     SearchIndex index = new SearchIndex(root, db);
     try {
       String name = IndexDirs.current(root);
-      if (name != null) index.publish(Generation.open(root, name));
+      Generation g = name == null ? null : Generation.open(root, name);
+      if (g != null && g.currentFormat()) {
+        index.publish(g);
+      } else if (g != null) {
+        g.close(); // written by an older version: the sync thread rebuilds it
+      }
     } catch (IOException | RuntimeException e) {
       log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
     }
@@ -312,6 +317,12 @@ public final class SearchIndex implements AutoCloseable {
       return;
     }
     try {
+      if (!next.currentFormat()) {
+        next.close();
+        log.warn("search index {} was written by an older version: rebuilding it", name);
+        rebuild(root, db, threads, Progress.NONE);
+        return;
+      }
       if (catchUp(next, db, threads) < 0) {
         next.close();
         log.warn("search index {} is ahead of the database (another database?): rebuilding it", name);
@@ -439,7 +450,7 @@ public final class SearchIndex implements AutoCloseable {
           return "search index: the running server applies this import";
         }
         try (g) {
-          int applied = catchUp(g, db, threads);
+          int applied = g.currentFormat() ? catchUp(g, db, threads) : -1;
           if (applied >= 0) return String.format("search index updated (%,d meetings)", applied);
         }
       }

@@ -204,6 +204,24 @@ class SearchSyncTest {
     assertEquals(1, meetingsInIndex());
   }
 
+  @Test
+  void anIndexWrittenByAnOlderVersionIsRebuiltNotServed() throws Exception {
+    index = openLive();
+    index.close();
+    String old = IndexDirs.current(root);
+    try (Generation g = Generation.open(root, old)) {
+      g.writer.setLiveCommitData(java.util.Map.of(Generation.SEQ, "20").entrySet()); // no format: older code
+      g.writer.commit();
+    }
+    index = SearchIndex.open(root, db);
+    assertFalse(index.ready(), "not served as it is");
+    index.syncOnce(); // rebuilds
+    index.syncOnce(); // opens the rebuilt one
+    assertTrue(index.ready());
+    assertNotEquals(old, IndexDirs.current(root));
+    assertEquals(20, meetingsInIndex());
+  }
+
   long meetingsInIndexOrZero() {
     try {
       return meetingsInIndex();

@@ -1,0 +1,59 @@
+package minutes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Pins what docs/SEARCH.md promises about matching, and the Markdown and snippet helpers. */
+class SearchAnalyzerTest {
+  final SearchAnalyzer analyzer = new SearchAnalyzer();
+
+  List<String> terms(String text) {
+    return SearchQuery.analyze(analyzer, text);
+  }
+
+  @Test
+  void foldsCaseAccentsUmlautSpellingsAndPlurals() {
+    assertEquals(terms("Müller"), terms("mueller"));
+    assertEquals(terms("Müller"), terms("MULLER"));
+    assertEquals(terms("Café"), terms("cafe"));
+    assertEquals(terms("Straße"), terms("strasse"));
+    assertEquals(terms("ＢＵＤＧＥＴ"), terms("budget"));
+    assertEquals(terms("meetings"), terms("meeting"));
+    assertEquals(terms("companies"), terms("company"));
+    assertTrue(!terms("planned").equals(terms("planning")), "no stemming beyond plurals");
+    assertEquals(List.of("to", "be", "or", "not", "to", "be"), terms("To be, or NOT to be"));
+    assertEquals(2, terms("e-mail").size());
+    assertEquals(1, terms("v2.1").size());
+    assertEquals(terms("Müller's"), terms("muller"));
+  }
+
+  @Test
+  void markdownSyntaxIsRemoved() {
+    assertEquals("Decisions Launch the beta in April Café opens 1 2 a b",
+        MarkdownText.plain("# Decisions\n\n- **Launch** the [beta](https://x.io) in `April`\n* __Café__ opens\n"
+            + "1. 1\n2) 2\n\n---\n| a \\| b |\n|---|"));
+    assertEquals("snake_case stays, 2*3*4 too", MarkdownText.plain("snake_case stays, 2*3*4 too"));
+    assertEquals("quote gone image", MarkdownText.plain("> quote ~~gone~~\n![image](i.png)"));
+  }
+
+  @Test
+  void longPassagesAreCutAroundTheFirstMatchWithinTheVisibleLimit() {
+    String text = "word ".repeat(200) + "target " + "word ".repeat(200);
+    int at = text.indexOf("target");
+    String s = Snippets.content(text, 0, text.length(), new int[] {at}, new int[] {at + 6});
+    String visible = s.replace("<mark>", "").replace("</mark>", "");
+    assertTrue(visible.length() <= Snippets.MAX_VISIBLE, visible.length() + ": " + s);
+    assertTrue(s.startsWith("\u2026word") && s.endsWith("word\u2026"), s);
+    int mid = visible.indexOf("target");
+    assertTrue(mid > 80 && mid < 160, "centred: " + mid);
+  }
+
+  @Test
+  void titlesAreEscapedAndMarked() {
+    assertEquals("<mark>Budget</mark> &lt;b&gt; &amp; <mark>Müller&#39;s</mark>",
+        Snippets.title(analyzer, "Budget <b> & Müller's", java.util.Set.of("budget", "muller")));
+  }
+}
