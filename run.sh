@@ -40,6 +40,9 @@ build_if_needed() {
 }
 
 case "${1:-serve}" in
+  java-home)   # for scripts (benchmarks) that start the JVM themselves
+    echo "$JAVA_HOME"
+    ;;
   test)
     shift
     exec mvn -B verify "$@"

@@ -14,8 +14,7 @@ mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
 
 ./run.sh --version >/dev/null   # builds the jar when needed
-source <(sed -n '/^java_major()/,/^}/p; /^find_java_home()/,/^}/p' run.sh)
-JAVA="$(find_java_home)/bin/java"
+JAVA="$(./run.sh java-home)/bin/java"
 RUN=("$JAVA" --enable-native-access=ALL-UNNAMED -jar target/minutes.jar)
 
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"

@@ -1,6 +1,8 @@
 package minutes;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import minutes.cli.Cli;
 
 /** Entry point: hands the arguments to the command line and exits with its code. */
@@ -8,6 +10,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(Cli.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // UTF-8 whatever the locale: names and titles are rarely ASCII.
+    System.exit(Cli.run(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
   }
 }

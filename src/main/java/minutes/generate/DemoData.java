@@ -1,0 +1,503 @@
+package minutes.generate;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import minutes.generate.ImportWriter.ActionItem;
+import minutes.generate.ImportWriter.Company;
+import minutes.generate.ImportWriter.Counts;
+import minutes.generate.ImportWriter.Meeting;
+import minutes.generate.ImportWriter.Participant;
+import minutes.generate.ImportWriter.Protocol;
+import minutes.generate.ImportWriter.Segment;
+import minutes.generate.ImportWriter.User;
+import minutes.generate.ImportWriter.Workspace;
+import minutes.generate.QmsumCorpus.Turn;
+
+/**
+ * The demo data set: workspace {@code demo} (users ann and bob, four companies, 27 meetings) and
+ * workspace {@code other} (3 meetings that must never show in demo), built from 30 QMSum
+ * meetings so that every status, platform, source, verdict and task status appears. Deterministic.
+ */
+public final class DemoData {
+
+  public static final String WORKSPACE = "demo";
+  public static final String OTHER_WORKSPACE = "other";
+
+  private record Person(String name, String email, boolean internal) {}
+
+  private record Firm(String key, String workspace, String name, String domain) {}
+
+  /**
+   * One meeting of the data set. {@code time} is starts_at, or created_at for an upload;
+   * {@code people} are keys of PEOPLE who attend, the first one organizes. {@code flags} switch
+   * on the special cases the demo must show: {@code absent=KEY} (invited, never came),
+   * {@code guests} (a gmail guest and one without email), {@code manual=KEY} (corrected by
+   * hand), {@code shared=KEY} (visible to a user who was not invited), {@code tpl=NAME},
+   * {@code edited}, {@code two-protocols}, {@code tldr-null}, {@code no-organizer}, {@code script}
+   * (the escaping test segment), {@code german}, {@code protocol} (minutes while processing).
+   */
+  private record Plan(
+      String workspace,
+      String qmsum,
+      String title,
+      String platform,
+      String source,
+      String status,
+      String time,
+      String company,
+      String people,
+      String flags) {
+
+    boolean has(String flag) {
+      return value(flag) != null;
+    }
+
+    /** "absent=emma" gives "emma" for "absent"; a bare flag gives "". */
+    String value(String flag) {
+      for (String f : flags.split(" ")) {
+        if (f.equals(flag)) {
+          return "";
+        }
+        if (f.startsWith(flag + "=")) {
+          return f.substring(flag.length() + 1);
+        }
+      }
+      return null;
+    }
+  }
+
+  private static final Map<String, Person> PEOPLE = new LinkedHashMap<>();
+
+  static {
+    internal("ann", "Ann Archer", "ann@demo.example");
+    internal("bob", "Bob Brennan", "bob@demo.example");
+    internal("carla", "Carla Diaz", "carla.diaz@demo.example");
+    internal("david", "David Kim", "david.kim@demo.example");
+    internal("emma", "Emma Novak", "emma.novak@demo.example");
+    internal("farid", "Farid Haddad", "farid.haddad@demo.example");
+    internal("lena", "Lena Schröder", "lena.schroeder@demo-example.de");
+    internal("olivia", "Olivia Ortiz", "olivia@other.example");
+    internal("peter", "Peter Quist", "peter.quist@other.example");
+    external("priya", "Priya Patel", "priya.patel@globex.example");
+    external("tom", "Tom Becker", "tom.becker@globex.example");
+    external("hiro", "Hiro Tanaka", "hiro.tanaka@globex.example");
+    external("sara", "Sara Lindqvist", "sara.lindqvist@initech.example");
+    external("omar", "Omar Farouk", "omar.farouk@initech.example");
+    external("jonas", "Jonas Müller", "jonas.mueller@umbrella.example");
+    external("katrin", "Katrin Vogel", "katrin.vogel@umbrella.example");
+    external("rosa", "Rosa Delgado", "rosa.delgado@gmail.example");
+    external("mark", "Mark T.", null);
+  }
+
+  private static void internal(String key, String name, String email) {
+    PEOPLE.put(key, new Person(name, email, true));
+  }
+
+  private static void external(String key, String name, String email) {
+    PEOPLE.put(key, new Person(name, email, false));
+  }
+
+  private static final List<Firm> FIRMS =
+      List.of(
+          new Firm("globex", WORKSPACE, "Globex", "globex.example"),
+          new Firm("initech", WORKSPACE, "Initech", "initech.example"),
+          new Firm("umbrella", WORKSPACE, "Umbrella GmbH", "umbrella.example"),
+          // A customer without meetings: listed with meeting_count 0 for a workspace key.
+          new Firm("vandelay", WORKSPACE, "Vandelay Industries", "vandelay.example"),
+          // The same customer in the other workspace: its meetings must not count in demo.
+          new Firm("globex-other", OTHER_WORKSPACE, "Globex", "globex.example"));
+
+  private static final List<Plan> PLANS =
+      List.of(
+          demo("ES2002a", "Globex remote control: project kick-off", "teams", "calendar", "ready",
+              "2026-01-13T09:00", "globex", "ann carla david priya tom", "absent=emma"),
+          demo("ES2002b", "Functional design of the Globex remote", "teams", "calendar", "ready",
+              "2026-01-27T10:00", "globex", "ann carla david priya", "tpl=engineering"),
+          demo("ES2002c", "Conceptual design: market trends and components", "teams", "calendar",
+              "ready", "2026-02-10T10:00", "globex", "ann bob carla priya hiro", "edited"),
+          demo("ES2002d", "Detailed design review and price list", "teams", "calendar", "ready",
+              "2026-02-24T14:00", "globex", "ann bob carla david priya tom", "two-protocols"),
+          demo("Bdb001", "Transcript storage format: XML, P-files or ATLAS", "zoom", "url",
+              "ready", "2026-03-04T16:00", null, "bob david farid", "script"),
+          demo("Bmr025", "Transcription status, DARPA demo and backups", "meet", "calendar",
+              "ready", "2026-03-18T15:00", null, "bob farid emma", "guests absent=carla"),
+          demo("Bro025", "Noise suppression: finalising the model", "zoom", "calendar", "ready",
+              "2026-04-08T08:30", null, "bob emma farid", "tldr-null"),
+          demo("Bed009", "SmartKom architecture for the tourist domain", "meet", "url", "ready",
+              "2026-04-22T12:00", "initech", "ann bob sara omar", ""),
+          demo("TS3003a", "Initech remote: financial aims and use cases", "teams", "calendar",
+              "ready", "2026-05-05T09:00", "initech", "ann carla sara omar", "tpl=customer"),
+          demo("TS3003b", "User requirements and functional design for elderly users", "teams",
+              "calendar", "ready", "2026-05-19T09:00", "initech", "ann carla emma sara",
+              "edited no-organizer"),
+          demo("TS3003c", "Energy source, voice recognition and LCD screen", "teams", "calendar",
+              "ready", "2026-06-02T09:00", "initech", "carla emma sara omar", ""),
+          demo("TS3003d", "Initech prototype presentation and project evaluation", "teams",
+              "calendar", "ready", "2026-06-16T09:00", "initech", "ann bob carla sara omar",
+              "tpl=customer absent=hiro"),
+          demo("ES2006d", "Quartalsplanung mit Müller", "meet", "calendar", "ready",
+              "2026-07-07T08:00", "umbrella", "bob lena jonas katrin", "german"),
+          demo("IS1009b", "Umbrella GmbH: product positioning and appearance", "zoom", "calendar",
+              "ready", "2026-07-21T13:00", "umbrella", "bob lena jonas", "manual=jonas tpl=customer"),
+          demo("ES2007d", "Prototype cost review and team wrap-up", "upload", "upload", "ready",
+              "2026-08-04T16:20", null, "ann carla david", ""),
+          demo("Bro007", "Feature streams, data set and model size", "zoom", "url", "failed",
+              "2026-08-19T15:30", null, "bob farid", "shared=ann"),
+          demo("Bed017", "Wizard data collection: progress and Bayes-net", "meet", "calendar",
+              "no_speech", "2026-09-09T10:00", null, "ann david", ""),
+          demo("IS1001a", "Initech design requirements workshop", "teams", "calendar", "failed",
+              "2026-09-23T14:00", "initech", "ann sara", ""),
+          demo("TS3007a", "Financial targets and new remote features", "meet", "url", "no_speech",
+              "2026-09-30T11:00", "globex", "bob tom", ""),
+          demo("ES2008a", "Globex use cases and remote control style", "zoom", "calendar",
+              "no_bot", "2026-06-24T15:00", "globex", "ann priya", ""),
+          demo("IS1005a", "Expected price, profit and sales area", "teams", "calendar", "no_bot",
+              "2026-08-26T09:30", null, "carla david", ""),
+          demo("Bmr026", "Transcription status and storage disks", "meet", "calendar",
+              "processing", "2026-10-14T15:00", null, "bob emma farid", "protocol"),
+          demo("TS3009a", "Initech marketing strategy and company website", "teams", "calendar",
+              "processing", "2026-10-15T09:00", "initech", "ann sara omar", ""),
+          demo("Bro013", "Digits recordings and backend feature extraction", "zoom", "url", "live",
+              "2026-10-15T13:00", null, "bob farid emma", ""),
+          demo("ES2009a", "Globex financial blueprint for the multi-function remote", "teams",
+              "calendar", "scheduled", "2026-11-03T10:00", "globex", "ann priya tom", ""),
+          demo("IS1006a", "Umbrella GmbH: remote control for children", "meet", "calendar",
+              "scheduled", "2026-11-19T09:00", "umbrella", "bob lena jonas katrin", ""),
+          demo("Bed004", "Wizard setup and participant recruiting", "zoom", "calendar",
+              "scheduled", "2026-12-08T16:00", null, "ann bob farid", "tpl=engineering"),
+          other("ES2005a", "New remote control: desired features", "2026-02-17T10:00"),
+          other("ES2005b", "TV remote market potential and budget limits", "2026-03-10T10:00"),
+          other("ES2005d", "Prototype presentation and cost review", "2026-04-14T10:00"));
+
+  private static Plan demo(
+      String qmsum, String title, String platform, String source, String status, String time,
+      String company, String people, String flags) {
+    return new Plan(
+        WORKSPACE, qmsum, title, platform, source, status, time, company, people, flags);
+  }
+
+  private static Plan other(String qmsum, String title, String time) {
+    return new Plan(
+        OTHER_WORKSPACE, qmsum, title, "teams", "calendar", "ready", time, "globex-other",
+        "olivia peter tom", "");
+  }
+
+  private static final String[] GERMAN_OPENING = {
+    "bob", "Guten Morgen zusammen, schön, dass alle da sind.",
+    "jonas", "Guten Morgen! Wir prüfen die Größe der Änderung bis Freitag.",
+    "lena", "Gut. Herr Müller, übernehmen Sie die Zahlen für das dritte Quartal?",
+    "jonas", "Ja, gerne. Die Übersicht schicke ich nächste Woche, spätestens am Dienstag.",
+    "bob", "Danke. Dann machen wir auf Englisch weiter, damit alle folgen können."
+  };
+
+  private static final String[] VERDICTS = {
+    "open", "open", "open", "open", "open", "resolved_in_meeting", "resolved_in_meeting",
+    "discarded", "duplicate", "unclear_owner", "unclear_owner"
+  };
+
+  private final QmsumCorpus corpus;
+
+  private DemoData(QmsumCorpus corpus) {
+    this.corpus = corpus;
+  }
+
+  /**
+   * Writes the whole data set as import NDJSON; the caller closes {@code out}. Throws
+   * IllegalArgumentException, before writing anything, when the corpus lacks a meeting it needs.
+   */
+  public static Counts write(QmsumCorpus corpus, Writer out) throws IOException {
+    for (Plan p : PLANS) {
+      corpus.meeting(p.qmsum());
+    }
+    ImportWriter w = new ImportWriter(out);
+    w.write(new Workspace(WORKSPACE, "Demo Co", List.of("demo.example", "demo-example.de")));
+    w.write(new Workspace(OTHER_WORKSPACE, "Other Ltd", List.of("other.example")));
+    w.write(new User(WORKSPACE, "ann@demo.example", "Ann Archer"));
+    w.write(new User(WORKSPACE, "bob@demo.example", "Bob Brennan"));
+    w.write(new User(OTHER_WORKSPACE, "olivia@other.example", "Olivia Ortiz"));
+    for (Firm f : FIRMS) {
+      w.write(new Company(f.workspace(), uuid("company/" + f.key()), f.name(), List.of(f.domain())));
+    }
+    DemoData demo = new DemoData(corpus);
+    for (int i = 0; i < PLANS.size(); i++) {
+      w.write(demo.meeting(i, PLANS.get(i)));
+    }
+    w.flush();
+    return w.counts();
+  }
+
+  private static String uuid(String seed) {
+    return UUID.nameUUIDFromBytes(("minutes-demo/" + seed).getBytes(StandardCharsets.UTF_8))
+        .toString();
+  }
+
+  private Meeting meeting(int index, Plan p) {
+    SplittableRandom rnd = new SplittableRandom(0xD3E0_0000L + index);
+    QmsumCorpus.Meeting q = corpus.meeting(p.qmsum());
+    String id = uuid("meeting/" + p.qmsum());
+    boolean upload = p.platform().equals("upload");
+    boolean calendar = p.source().equals("calendar");
+    String status = p.status();
+    boolean held = !status.equals("scheduled") && !status.equals("no_bot");
+
+    List<Person> attendees = new ArrayList<>();
+    for (String key : p.people().split(" ")) {
+      attendees.add(PEOPLE.get(key));
+    }
+    if (p.has("guests")) {
+      attendees.add(PEOPLE.get("rosa"));
+      attendees.add(PEOPLE.get("mark"));
+    }
+
+    List<Segment> transcript = transcript(p, q, attendees, rnd);
+    // The appointment lasts as long as the whole QMSum meeting, also when little was recorded.
+    long spokenMs =
+        status.equals("ready") || status.equals("processing")
+            ? transcript.getLast().endMs()
+            : estimatedMs(q.turns());
+    Instant time = Instant.parse(p.time() + ":00Z");
+    Instant startsAt = upload ? null : time;
+    Instant endsAt = upload ? null : time.plus(roundUpToQuarterHour(spokenMs + 180_000));
+    Instant createdAt;
+    if (upload) {
+      createdAt = time;
+    } else if (calendar) {
+      // Invitations go out during office hours, days ahead.
+      createdAt =
+          time.truncatedTo(ChronoUnit.DAYS)
+              .minus(Duration.ofDays(2 + rnd.nextInt(18)))
+              .plus(Duration.ofMinutes(7 * 60 + rnd.nextInt(600)));
+    } else {
+      createdAt = time.minus(Duration.ofMinutes(3 + rnd.nextInt(22)));
+    }
+
+    Person corrected = p.has("manual") ? PEOPLE.get(p.value("manual")) : null;
+    List<Participant> participants = new ArrayList<>();
+    for (Person person : attendees) {
+      String source;
+      if (upload || person == corrected) {
+        source = "manual";
+      } else {
+        source = calendar && !isGuest(person) ? "calendar" : "platform";
+      }
+      Instant joined = null;
+      Instant left = null;
+      if (held && !upload) {
+        joined = startsAt.plusSeconds(rnd.nextInt(240));
+        left = status.equals("live") ? null : endsAt.minusSeconds(rnd.nextInt(360));
+      }
+      participants.add(
+          new Participant(person.name(), person.email(), source, held, joined, left));
+    }
+    if (p.has("absent")) {
+      Person absent = PEOPLE.get(p.value("absent"));
+      participants.add(
+          new Participant(absent.name(), absent.email(), "calendar", false, null, null));
+    }
+
+    List<String> visibleTo = new ArrayList<>();
+    List<String> invited = new ArrayList<>(Arrays.asList(p.people().split(" ")));
+    invited.add(p.value("absent"));
+    invited.add(p.value("shared"));
+    for (String user : List.of("ann", "bob", "olivia")) {
+      if (invited.contains(user)) {
+        visibleTo.add(PEOPLE.get(user).email());
+      }
+    }
+
+    List<Protocol> protocols = new ArrayList<>();
+    if (status.equals("ready") || p.has("protocol")) {
+      LocalDate day = LocalDate.ofInstant(time, ZoneOffset.UTC);
+      Instant done = upload ? createdAt.plusMillis(spokenMs / 3) : endsAt;
+      Instant generated = done.plusSeconds(240 + rnd.nextInt(600));
+      Context ctx = new Context(index, id, p, q, attendees, day);
+      if (p.has("two-protocols")) {
+        // Minutes regenerated two days later: the first version had other tasks.
+        Instant regenerated = generated.plus(Duration.ofDays(2).plusMinutes(rnd.nextInt(300)));
+        protocols.add(protocol(ctx, 1, generated, null, 0, rnd));
+        protocols.add(protocol(ctx, 2, regenerated, regenerated.plusSeconds(10_800), 5, rnd));
+      } else {
+        Instant edited =
+            p.has("edited") ? generated.plus(Duration.ofHours(26 + rnd.nextInt(20))) : null;
+        protocols.add(protocol(ctx, 1, generated, edited, 0, rnd));
+      }
+    }
+
+    String organizer = calendar && !p.has("no-organizer") ? attendees.getFirst().email() : null;
+    String template = p.has("tpl") ? uuid("template/" + p.value("tpl")) : null;
+    String joinUrl =
+        upload
+            ? null
+            : MinutesText.joinUrl(p.platform(), UUID.fromString(id).getMostSignificantBits());
+    return new Meeting(
+        p.workspace(), id, p.title(), p.platform(), p.source(), status, startsAt, endsAt, joinUrl,
+        organizer, createdAt, template, visibleTo, participants, protocols, transcript);
+  }
+
+  /** The QMSum turns voiced by the attendees; nothing where no recorder listened. */
+  private static List<Segment> transcript(
+      Plan p, QmsumCorpus.Meeting q, List<Person> attendees, SplittableRandom rnd) {
+    String status = p.status();
+    List<Person> speakers = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    switch (status) {
+      case "scheduled", "no_bot", "failed" -> {
+        return List.of();
+      }
+      case "no_speech" -> {
+        speakers.add(attendees.getFirst());
+        texts.add("Hello? Can anyone hear me?");
+        speakers.add(attendees.getFirst());
+        texts.add("Looks like nobody else has joined yet.");
+      }
+      default -> {
+        if (p.has("german")) {
+          for (int i = 0; i < GERMAN_OPENING.length; i += 2) {
+            speakers.add(PEOPLE.get(GERMAN_OPENING[i]));
+            texts.add(GERMAN_OPENING[i + 1]);
+          }
+        }
+        // A live meeting is transcribed up to now: a good part, not the end.
+        List<Turn> turns =
+            status.equals("live") ? q.turns().subList(0, q.turns().size() * 2 / 5) : q.turns();
+        Map<String, Person> voices = new LinkedHashMap<>();
+        for (Turn turn : turns) {
+          speakers.add(
+              voices.computeIfAbsent(
+                  turn.speaker(), k -> attendees.get(voices.size() % attendees.size())));
+          texts.add(turn.text());
+          if (p.has("script") && texts.size() == 12) {
+            speakers.add(PEOPLE.get("david"));
+            texts.add(SCRIPT_TURN);
+          }
+        }
+      }
+    }
+    List<Segment> segments = new ArrayList<>(texts.size());
+    long clock = 0;
+    for (int i = 0; i < texts.size(); i++) {
+      Person who = speakers.get(i);
+      long end = clock + MinutesText.speechMs(texts.get(i));
+      boolean stillTalking = status.equals("live") && i == texts.size() - 1;
+      segments.add(
+          new Segment(
+              who.name(), who.internal() ? who.email() : null, clock,
+              stillTalking ? null : end, texts.get(i)));
+      clock = end + 250 + rnd.nextInt(950);
+    }
+    return segments;
+  }
+
+  private static final String SCRIPT_TURN =
+      "For the web viewer, paste the test string <script>alert(1)</script> into a note and check"
+          + " that it shows up as plain text.";
+
+  private static long estimatedMs(List<Turn> turns) {
+    long ms = 0;
+    for (Turn t : turns) {
+      ms += MinutesText.speechMs(t.text()) + 700;
+    }
+    return ms;
+  }
+
+  private static Duration roundUpToQuarterHour(long ms) {
+    long quarters = Math.max(1, (ms + 899_999) / 900_000);
+    return Duration.ofMinutes(quarters * 15);
+  }
+
+  /** What the minutes of one meeting are written from. */
+  private record Context(
+      int index,
+      String meetingId,
+      Plan plan,
+      QmsumCorpus.Meeting qmsum,
+      List<Person> attendees,
+      LocalDate day) {}
+
+  /** Version 1, 2, ... of the meeting's minutes; {@code variant} shifts topics and wording. */
+  private static Protocol protocol(
+      Context ctx, int version, Instant generated, Instant edited, int variant,
+      SplittableRandom rnd) {
+    Plan p = ctx.plan();
+    QmsumCorpus.Meeting q = ctx.qmsum();
+    List<Person> attendees = ctx.attendees();
+    LocalDate day = ctx.day();
+    String key = p.qmsum() + "/" + version;
+    List<QmsumCorpus.Topic> topics = MinutesText.usefulTopics(q.topics());
+    String firm =
+        p.company() == null
+            ? null
+            : FIRMS.stream().filter(f -> f.key().equals(p.company())).findFirst().orElseThrow().name();
+    List<ActionItem> items = new ArrayList<>();
+    if (p.has("german")) {
+      items.add(
+          new ActionItem(
+              uuid("task/" + key + "/de"),
+              "Größe der Änderung bis Freitag prüfen und die Zahlen für das dritte Quartal schicken.",
+              PEOPLE.get("jonas").name(),
+              day.plusDays(3),
+              "open",
+              "open"));
+    }
+    int count = 3 + rnd.nextInt(8);
+    for (int i = items.size(); i < count; i++) {
+      QmsumCorpus.Topic topic = topics.get((i + variant) % topics.size());
+      String counterpart =
+          firm != null ? firm : firstName(attendees.get(rnd.nextInt(attendees.size())));
+      String task =
+          MinutesText.task(i * 5 + variant * 3 + ctx.index(), MinutesText.phrase(topic.text()), counterpart);
+      String verdict = VERDICTS[rnd.nextInt(VERDICTS.length)];
+      String owner =
+          verdict.equals("unclear_owner") || rnd.nextInt(8) == 0 ? null : owner(attendees, rnd);
+      String status =
+          switch (verdict) {
+            case "resolved_in_meeting" -> rnd.nextInt(4) == 0 ? "open" : "done";
+            case "discarded", "duplicate" -> rnd.nextInt(4) == 0 ? "open" : "dismissed";
+            case "unclear_owner" -> "open";
+            default -> rnd.nextInt(3) == 0 ? "done" : "open";
+          };
+      LocalDate due = rnd.nextInt(5) == 0 ? null : day.plusDays(2 + rnd.nextInt(28));
+      items.add(new ActionItem(uuid("task/" + key + "/" + i), task, owner, due, verdict, status));
+    }
+    String summary =
+        p.has("german")
+            ? "Herr Müller prüft die Größe der Änderung bis Freitag; die Zahlen für das dritte"
+                + " Quartal folgen nächste Woche. "
+                + q.summary()
+            : q.summary();
+    String domain = p.workspace().equals(WORKSPACE) ? "demo.example" : "other.example";
+    String md =
+        MinutesText.contentMd(
+            p.title(), summary, q.topics(), items, "https://app." + domain + "/meetings/" + ctx.meetingId());
+    String tldr = p.has("tldr-null") ? null : MinutesText.tldr(summary);
+    return new Protocol(uuid("protocol/" + key), tldr, md, generated, edited, items);
+  }
+
+  /** Mostly someone from the own side takes a task; sometimes a guest does. */
+  private static String owner(List<Person> attendees, SplittableRandom rnd) {
+    List<Person> internal = attendees.stream().filter(Person::internal).toList();
+    List<Person> pool = internal.isEmpty() || rnd.nextInt(4) == 0 ? attendees : internal;
+    return pool.get(rnd.nextInt(pool.size())).name();
+  }
+
+  private static String firstName(Person person) {
+    return person.name().split(" ")[0];
+  }
+
+  private static boolean isGuest(Person person) {
+    return person == PEOPLE.get("rosa") || person == PEOPLE.get("mark");
+  }
+}

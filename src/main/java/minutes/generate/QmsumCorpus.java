@@ -1,0 +1,229 @@
+package minutes.generate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The QMSum meetings bundled in {@code data/qmsum/qmsum.jsonl.gz} (one meeting per line), with
+ * transcript markup removed so that the text reads like a notetaker's transcript.
+ */
+public record QmsumCorpus(List<Meeting> meetings) {
+
+  public static final Path DEFAULT_PATH = Path.of("data", "qmsum", "qmsum.jsonl.gz");
+
+  /**
+   * One QMSum meeting. {@code summary} answers "Summarize the whole meeting"; each topic comes
+   * with the answers of the queries that cover its part of the transcript.
+   */
+  public record Meeting(
+      String name, List<Topic> topics, String summary, List<QueryAnswer> queries, List<Turn> turns) {
+
+    public Meeting {
+      topics = List.copyOf(topics);
+      queries = List.copyOf(queries);
+      turns = List.copyOf(turns);
+    }
+  }
+
+  /** A topic of the meeting and the answers to the queries about its part of the transcript. */
+  public record Topic(String text, List<String> answers) {}
+
+  public record QueryAnswer(String query, String answer) {}
+
+  /** A transcript turn; {@code utf8Length} is kept because generators budget text in bytes. */
+  public record Turn(String speaker, String text, int utf8Length) {}
+
+  private static final Set<String> CONTRACTIONS = Set.of("'s", "'re", "'m", "'ll", "'ve", "'d", "'t");
+
+  /** The meeting of that name (the file stem in QMSum, e.g. {@code ES2002a}). */
+  public Meeting meeting(String name) {
+    return meetings.stream()
+        .filter(m -> m.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no QMSum meeting named " + name));
+  }
+
+  /** Reads the gzipped JSON-lines file; any malformed line fails the whole load. */
+  public static QmsumCorpus load(Path file) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    List<Meeting> meetings = new ArrayList<>();
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(
+                new GZIPInputStream(Files.newInputStream(file), 1 << 16),
+                StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (!line.isBlank()) {
+          meetings.add(parse(json.readTree(line)));
+        }
+      }
+    }
+    if (meetings.isEmpty()) {
+      throw new IOException(file + " holds no meetings");
+    }
+    return new QmsumCorpus(List.copyOf(meetings));
+  }
+
+  private static Meeting parse(JsonNode m) {
+    List<Turn> turns = new ArrayList<>();
+    for (JsonNode t : m.path("meeting_transcripts")) {
+      String text = clean(t.path("content").asText());
+      if (text.chars().anyMatch(Character::isLetterOrDigit)) {
+        turns.add(new Turn(t.path("speaker").asText(), text, utf8Length(text)));
+      }
+    }
+    String summary = "";
+    for (JsonNode q : m.path("general_query_list")) {
+      summary = clean(q.path("answer").asText());
+      break;
+    }
+    List<QueryAnswer> queries = new ArrayList<>();
+    List<List<int[]>> querySpans = new ArrayList<>();
+    for (JsonNode q : m.path("specific_query_list")) {
+      queries.add(
+          new QueryAnswer(clean(q.path("query").asText()), clean(q.path("answer").asText())));
+      querySpans.add(spans(q));
+    }
+    List<Topic> topics = new ArrayList<>();
+    for (JsonNode t : m.path("topic_list")) {
+      List<int[]> spans = spans(t);
+      List<String> answers = new ArrayList<>();
+      // Topics and queries share no key; they belong together when their transcript spans overlap.
+      for (int i = 0; i < queries.size(); i++) {
+        if (overlaps(spans, querySpans.get(i))) {
+          answers.add(queries.get(i).answer());
+        }
+      }
+      topics.add(new Topic(clean(t.path("topic").asText()), List.copyOf(answers)));
+    }
+    return new Meeting(m.path("name").asText(), topics, summary, queries, turns);
+  }
+
+  private static List<int[]> spans(JsonNode node) {
+    List<int[]> spans = new ArrayList<>();
+    for (JsonNode s : node.path("relevant_text_span")) {
+      if (s.size() == 2) {
+        spans.add(new int[] {s.get(0).asInt(), s.get(1).asInt()});
+      }
+    }
+    return spans;
+  }
+
+  private static boolean overlaps(List<int[]> a, List<int[]> b) {
+    for (int[] x : a) {
+      for (int[] y : b) {
+        if (x[0] <= y[1] && y[0] <= x[1]) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Removes QMSum markup and the tokeniser's spacing: "it 's {disfmarker} done ." becomes "it's
+   * done.". QMSum marks non-speech as {vocalsound} and the like, and ICSI unintelligible words
+   * as "@". One pass over the tokens: the corpus has 100,000 turns and regexes were slow.
+   */
+  static String clean(String raw) {
+    StringBuilder out = new StringBuilder(raw.length());
+    int i = 0;
+    int n = raw.length();
+    while (i < n) {
+      while (i < n && Character.isWhitespace(raw.charAt(i))) {
+        i++;
+      }
+      int start = i;
+      while (i < n && !Character.isWhitespace(raw.charAt(i))) {
+        i++;
+      }
+      if (start < i) {
+        appendToken(out, stripMarkers(raw.substring(start, i)));
+      }
+    }
+    return out.toString().replace(" - hmm", "-hmm").replace(" - huh", "-huh");
+  }
+
+  private static String stripMarkers(String token) {
+    if (token.indexOf('{') < 0 && token.indexOf('}') < 0) {
+      return token.equals("@") ? "" : token;
+    }
+    // "{vocalsound}" goes whole; a stray brace (a few answers have one) goes alone.
+    StringBuilder t = new StringBuilder(token.length());
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      int close = c == '{' ? token.indexOf('}', i) : -1;
+      if (close > 0) {
+        i = close;
+      } else if (c != '{' && c != '}') {
+        t.append(c);
+      }
+    }
+    return t.toString();
+  }
+
+  private static void appendToken(StringBuilder out, String token) {
+    if (token.isEmpty()) {
+      return;
+    }
+    if (token.length() > 1 && ",;".indexOf(token.charAt(0)) >= 0 && Character.isLetter(token.charAt(1))) {
+      // "So ,there": the comma belongs to the word before.
+      appendToken(out, token.substring(0, 1));
+      appendToken(out, token.substring(1));
+      return;
+    }
+    boolean punct = token.length() == 1 && ".,?!:;".indexOf(token.charAt(0)) >= 0;
+    if (punct) {
+      if (out.isEmpty()) {
+        return;
+      }
+      char last = out.charAt(out.length() - 1);
+      if (".,?!:;".indexOf(last) >= 0) {
+        // "so , ." keeps the stronger mark only.
+        if (token.charAt(0) == '?' || token.charAt(0) == '!' || last == ',') {
+          out.setCharAt(out.length() - 1, token.charAt(0));
+        }
+        return;
+      }
+      out.append(token);
+    } else if (CONTRACTIONS.contains(token)
+        && !out.isEmpty()
+        && Character.isLetterOrDigit(out.charAt(out.length() - 1))) {
+      out.append(token);
+    } else {
+      if (!out.isEmpty()) {
+        out.append(' ');
+      }
+      out.append(token);
+    }
+  }
+
+  static int utf8Length(CharSequence s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+}

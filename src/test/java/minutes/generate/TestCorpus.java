@@ -1,0 +1,22 @@
+package minutes.generate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The bundled QMSum corpus, loaded once for all generator tests (loading takes a second). */
+final class TestCorpus {
+  private static QmsumCorpus corpus;
+
+  private TestCorpus() {}
+
+  static synchronized QmsumCorpus get() {
+    if (corpus == null) {
+      try {
+        corpus = QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return corpus;
+  }
+}
