@@ -36,7 +36,7 @@ trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 
 # Meeting ids of the benchmarked workspace, for the single-meeting requests.
-grep '"kind":"meeting"' "$OUT/corpus.ndjson" | grep "\"workspace\":\"$WS\"" | head -2000 \
+awk -v ws="\"workspace\":\"$WS\"" 'index($0, "\"kind\":\"meeting\"") && index($0, ws) && n++ < 2000' "$OUT/corpus.ndjson" \
   | sed 's/.*"kind":"meeting","workspace":"[^"]*","id":"\([^"]*\)".*/\/api\/v1\/meetings\/\1/' > "$OUT/meeting-paths.txt"
 
 scenario() { # name key path-or-@file

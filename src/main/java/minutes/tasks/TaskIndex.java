@@ -100,13 +100,18 @@ public final class TaskIndex implements AutoCloseable {
     return Optional.of(new Page(total, java.util.Arrays.copyOf(page, filled)));
   }
 
-  /** Builds the first snapshot now (start-up), so that the first requests are fast too. */
+  /** Builds a snapshot now (tests); the server uses {@link #buildInBackground()}. */
   public void buildNow() {
     try {
       snapshot = load();
     } catch (SQLException e) {
       log.warn("task index not built; the task list answers from SQL until it is: {}", e.getMessage());
     }
+  }
+
+  /** Start-up: the server answers from SQL until the first snapshot is there, so it is ready at once. */
+  public void buildInBackground() {
+    rebuildLater();
   }
 
   private void rebuildLater() {
@@ -133,7 +138,7 @@ public final class TaskIndex implements AutoCloseable {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
             SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
             WHERE a.is_current = 1
-            ORDER BY a.workspace_id, a.due_key, a.meeting_starts_at DESC, a.id""")) {
+            ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC, a.id""")) {
           while (rs.next()) {
             Tasks t = byWorkspace.computeIfAbsent(rs.getLong(1), k -> new Tasks());
             String due = rs.getString(5);

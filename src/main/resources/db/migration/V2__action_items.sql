@@ -15,8 +15,11 @@ CREATE TABLE action_item (
   is_current        INTEGER NOT NULL,      -- copied from its protocol
   meeting_starts_at TEXT                   -- copied from its meeting, for the cross-meeting order
 );
--- The cross-meeting list: due ascending (no due last), meeting start descending, id.
-CREATE INDEX action_item_order ON action_item(workspace_id, is_current, due_key, meeting_starts_at DESC, id);
+-- The cross-meeting list: due ascending (no due last), meeting start descending, id. The
+-- trailing columns make it covering for the server's in-memory task order (tasks/TaskIndex),
+-- which then loads without a table lookup per task.
+CREATE INDEX action_item_order ON action_item(workspace_id, is_current, due_key, meeting_starts_at DESC, id,
+  status, verdict, due, meeting_id);
 CREATE INDEX action_item_by_status ON action_item(workspace_id, is_current, status, due_key, meeting_starts_at DESC, id);
 CREATE INDEX action_item_by_verdict ON action_item(workspace_id, is_current, verdict, due_key, meeting_starts_at DESC, id);
 CREATE INDEX action_item_by_protocol ON action_item(protocol_id, due_key, position);
