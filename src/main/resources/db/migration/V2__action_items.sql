@@ -20,7 +20,5 @@ CREATE TABLE action_item (
 -- which then loads without a table lookup per task.
 CREATE INDEX action_item_order ON action_item(workspace_id, is_current, due_key, meeting_starts_at DESC, id,
   status, verdict, due, meeting_id);
-CREATE INDEX action_item_by_status ON action_item(workspace_id, is_current, status, due_key, meeting_starts_at DESC, id);
-CREATE INDEX action_item_by_verdict ON action_item(workspace_id, is_current, verdict, due_key, meeting_starts_at DESC, id);
 CREATE INDEX action_item_by_protocol ON action_item(protocol_id, due_key, position);
 CREATE INDEX action_item_by_meeting ON action_item(meeting_id, is_current, due_key, meeting_starts_at DESC, id);
