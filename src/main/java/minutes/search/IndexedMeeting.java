@@ -24,7 +24,8 @@ import org.apache.lucene.util.BytesRef;
  * One meeting as the index holds it: read from SQLite, turned into one Lucene document.
  * The short display values live in doc values, so that answering never decompresses the
  * stored block that holds a 100 KB transcript; only the two long texts are stored (for
- * snippets), with offsets in the postings so that highlighting never re-analyses them.
+ * snippets, in chunks: {@link StoredText}), with offsets in the postings so that snippets
+ * never re-analyse them.
  */
 record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, String protocol, String transcript) {
@@ -50,7 +51,6 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     TITLE_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
     TITLE_TYPE.freeze();
     TEXT_TYPE.setTokenized(true);
-    TEXT_TYPE.setStored(true);
     TEXT_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
     TEXT_TYPE.freeze();
   }
@@ -66,8 +66,14 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     d.add(new StringField(WORKSPACE, Long.toString(workspaceId), Field.Store.NO));
     for (String v : viewers) d.add(new StringField(VIEWER, viewerTerm(v), Field.Store.NO));
     d.add(new Field(TITLE, title, TITLE_TYPE));
-    if (!protocol.isEmpty()) d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
-    if (!transcript.isEmpty()) d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
+    if (!protocol.isEmpty()) {
+      d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
+      StoredText.add(d, PROTOCOL, protocol);
+    }
+    if (!transcript.isEmpty()) {
+      d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
+      StoredText.add(d, TRANSCRIPT, transcript);
+    }
     d.add(new BinaryDocValuesField(META, Meta.encode(new Meta(id, title, platform, startsAt, createdAt))));
     d.add(new NumericDocValuesField(SORT_AT, Instant.parse(sortAt).getEpochSecond()));
     return d;

@@ -72,6 +72,11 @@ final class Indexer {
             chars.addAndGet(m.textChars());
             progress.update(done.incrementAndGet(), ids.size(), chars.get());
           }
+          // Write out what is buffered here and now, in parallel: left to the commit, all
+          // buffers would be flushed one after another in the committing thread.
+          while (w.flushNextBuffer()) {
+            // next buffer
+          }
           return null;
         }));
       }

@@ -52,16 +52,21 @@ final class MarkdownText {
 
   /** Appends s with whitespace collapsed, separated from what out holds by one space. */
   static void appendCollapsed(StringBuilder out, CharSequence s) {
-    boolean space = out.length() > 0;
-    for (int i = 0, n = s.length(); i < n; i++) {
-      char c = s.charAt(i);
-      if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
-        space = out.length() > 0;
-      } else {
-        if (space) out.append(' ');
-        space = false;
-        out.append(c);
+    int n = s.length();
+    int i = 0;
+    while (i < n) {
+      while (i < n && isSpace(s.charAt(i))) i++;
+      int word = i;
+      while (i < n && !isSpace(s.charAt(i))) i++;
+      if (i > word) {
+        if (out.length() > 0) out.append(' ');
+        out.append(s, word, i); // whole runs: this loop runs over every transcript character
       }
     }
+  }
+
+  private static boolean isSpace(char c) {
+    if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
+    return Character.isWhitespace(c) || Character.isSpaceChar(c);
   }
 }

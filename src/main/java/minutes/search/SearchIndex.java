@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import minutes.config.Config;
 import minutes.http.ApiError;
 import minutes.keys.Principal;
@@ -18,6 +17,7 @@ import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
@@ -35,7 +35,6 @@ import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.Weight;
-import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
@@ -127,6 +126,20 @@ public final class SearchIndex implements AutoCloseable {
 
   Analyzer analyzer() {
     return analyzer;
+  }
+
+  /** What the live index holds, for /metrics: documents, bytes on disk, change_log seq applied. */
+  public record Stats(long documents, long bytes, long seq) {}
+
+  /** The live index's {@link Stats}, or null while there is none (or it is being replaced this instant). */
+  public Stats stats() throws IOException {
+    Generation g = live;
+    if (g == null) return null;
+    try {
+      return new Stats(g.numDocs(), IndexDirs.size(g.path), g.seq());
+    } catch (AlreadyClosedException e) {
+      return null;
+    }
   }
 
   // ------------------------------------------------------------------ search
@@ -234,32 +247,39 @@ public final class SearchIndex implements AutoCloseable {
     return hits;
   }
 
-  /** Title hits show the title, marked; content hits the best passage of their field. */
+  /**
+   * Title hits show the title, marked; content hits the best window of their field, found
+   * from postings offsets, so that only the characters shown are ever looked at.
+   */
   private void highlight(IndexSearcher s, SearchQuery q, Hit[] hits) throws IOException {
-    UnifiedHighlighter highlighter = null;
-    for (String field : CONTENT_FIELDS) {
-      List<Hit> inField = new ArrayList<>();
-      for (Hit h : hits) if (h.field.equals(field)) inField.add(h);
-      if (inField.isEmpty()) continue;
-      if (highlighter == null) highlighter = highlighter(s);
-      int[] ids = inField.stream().mapToInt(h -> h.doc).toArray();
-      Map<String, String[]> snippets = highlighter.highlightFields(new String[] {field}, q.inField(field), ids, new int[] {1});
-      String[] texts = snippets.get(field);
-      for (int i = 0; i < ids.length; i++) inField.get(i).snippet = texts[i] == null ? "" : texts[i];
+    Hit[] byDoc = hits.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = null;
+    Passages[] passages = new Passages[CONTENT_FIELDS.length];
+    StoredFields stored = null;
+    for (Hit h : byDoc) {
+      if (h.field.equals(IndexedMeeting.TITLE)) {
+        h.snippet = Snippets.title(analyzer, h.meta.title(), q.words());
+        continue;
+      }
+      if (leaf == null || h.doc >= leaf.docBase + leaf.reader().maxDoc()) {
+        leaf = leaves.get(ReaderUtil.subIndex(h.doc, leaves));
+        Arrays.fill(passages, null);
+        stored = leaf.reader().storedFields();
+      }
+      int f = h.field.equals(CONTENT_FIELDS[0]) ? 0 : 1;
+      if (passages[f] == null) passages[f] = new Passages(leaf.reader(), h.field, q.clauses);
+      int local = h.doc - leaf.docBase;
+      Passages.Best best = passages[f].best(passages[f].spans(local), Snippets.PASSAGE_WIDTH);
+      Passages.Best chosen = best;
+      StoredText.Slice text = StoredText.read(stored, local, h.field, length -> {
+        int[] w = Snippets.window(length, chosen.start(), chosen.end());
+        return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character
+      });
+      int[] window = Snippets.window(text.length(), best.start(), best.end());
+      h.snippet = Snippets.render(text.text(), text.base(), text.length(), window[0], window[1], best.spans());
     }
-    for (Hit h : hits) {
-      if (h.field.equals(IndexedMeeting.TITLE)) h.snippet = Snippets.title(analyzer, h.meta.title(), q.words());
-    }
-  }
-
-  private UnifiedHighlighter highlighter(IndexSearcher s) {
-    return UnifiedHighlighter.builder(s, analyzer)
-        // The default (10,000 characters) silently ignores matches further into a transcript.
-        .withMaxLength(Integer.MAX_VALUE - 1)
-        .withBreakIterator(Snippets::breakIterator)
-        .withFormatter(Snippets.FORMATTER)
-        .withHandleMultiTermQuery(false)
-        .build();
   }
 
   // ------------------------------------------------------------------ keeping in step

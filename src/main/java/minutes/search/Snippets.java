@@ -2,20 +2,16 @@ package minutes.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.text.BreakIterator;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
-import org.apache.lucene.search.uhighlight.CustomSeparatorBreakIterator;
-import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
-import org.apache.lucene.search.uhighlight.Passage;
-import org.apache.lucene.search.uhighlight.PassageFormatter;
 
 /**
- * Snippet text: at most {@link #MAX_VISIBLE} visible characters around the best passage,
+ * Snippet text: at most {@link #MAX_VISIBLE} visible characters around the best window of
+ * matches (chosen by {@link Passages}),
  * HTML-escaped, with only {@code <mark>}/{@code </mark>} as raw HTML (decisions.md, GET
  * /search). Stateless and thread-safe.
  */
@@ -24,70 +20,62 @@ final class Snippets {
 
   /** Visible characters of a content snippet, ellipses included. */
   static final int MAX_VISIBLE = 240;
-  /** What the passage finder aims at; the formatter then trims to {@link #MAX_VISIBLE}. */
-  static final int PASSAGE_GOAL = 200;
+  /** Width within which the most different query words are looked for (see {@link Passages#best}). */
+  static final int PASSAGE_WIDTH = 160;
+  /** How far a window edge may move to avoid cutting a word. */
+  private static final int SNAP = 16;
   private static final String ELLIPSIS = "\u2026";
 
   /**
-   * Passage boundaries at spaces around the match, centred on it. The JDK's sentence
-   * iterator rescans long texts and grows quadratically on a 100 KB transcript; this one
-   * only looks at the characters near each match (indexed text has single spaces only).
+   * The character range [from, to) of a snippet around the matches [groupStart, groupEnd)
+   * in a text of {@code length} characters: centred on them, at most MAX_VISIBLE - 2 long
+   * (room for both ellipses), widened to the text's ends when it is short.
    */
-  static BreakIterator breakIterator() {
-    return LengthGoalBreakIterator.createClosestToLength(new CustomSeparatorBreakIterator(' '), PASSAGE_GOAL, 0.5f);
+  static int[] window(int length, int groupStart, int groupEnd) {
+    int budget = MAX_VISIBLE - 2;
+    if (length <= budget) return new int[] {0, length};
+    int group = Math.min(groupEnd - groupStart, budget);
+    int from = Math.max(0, groupStart - (budget - group) / 2);
+    int to = Math.min(length, from + budget);
+    from = Math.max(0, to - budget);
+    return new int[] {from, to};
   }
 
-  /** Formats the best passage of a protocol or transcript for the highlighter. */
-  static final PassageFormatter FORMATTER = new PassageFormatter() {
-    @Override
-    public Object format(Passage[] passages, String content) {
-      if (passages.length == 0) return content(content, 0, Math.min(content.length(), PASSAGE_GOAL), new int[0], new int[0]);
-      Passage p = passages[0];
-      int n = p.getNumMatches();
-      return content(content, p.getStartOffset(), p.getEndOffset(),
-          Arrays.copyOf(p.getMatchStarts(), n), Arrays.copyOf(p.getMatchEnds(), n));
-    }
-  };
-
   /**
-   * The snippet of text[start, end) with the given matches marked. When the passage is
-   * longer than allowed, the window is re-centred on the first match and cut at spaces.
+   * Renders text[from, to) with the spans marked and HTML escaped. {@code text} holds the
+   * characters [base, base + text.length()) of the field, a little more than [from, to), so
+   * that the edges can move inwards to the nearest space instead of cutting a word.
    */
-  static String content(String text, int start, int end, int[] matchStarts, int[] matchEnds) {
-    int budget = MAX_VISIBLE - 2; // room for both ellipses
-    if (end - start > budget) {
-      int focusStart = matchStarts.length > 0 ? matchStarts[0] : start;
-      int focusEnd = matchStarts.length > 0 ? Math.min(matchEnds[0], focusStart + budget) : start;
-      int slack = budget - (focusEnd - focusStart);
-      int from = Math.max(start, focusStart - slack / 2);
-      int to = Math.min(end, from + budget);
-      from = Math.max(start, to - budget);
-      // Prefer not to cut words, as long as that loses little text and never the match.
-      int space = text.indexOf(' ', from);
-      if (from > start && space >= 0 && space < focusStart && space - from < 30) from = space + 1;
-      space = text.lastIndexOf(' ', to);
-      if (to < end && space > focusEnd && to - space < 30) to = space;
-      start = from;
-      end = to;
+  static String render(String text, int base, int fullLength, int from, int to, List<Passages.Span> spans) {
+    int first = spans.isEmpty() ? to : spans.get(0).start();
+    int last = from;
+    for (Passages.Span sp : spans) if (sp.start() < to) last = Math.max(last, Math.min(sp.end(), to));
+    if (from > 0) {
+      int space = text.indexOf(' ', from - base);
+      if (space >= 0 && space + base < first && space + base - from < SNAP) from = space + base + 1;
+    }
+    if (to < fullLength) {
+      int space = text.lastIndexOf(' ', to - base);
+      if (space >= 0 && space + base > last && to - space - base < SNAP) to = space + base;
     }
     // Never split a surrogate pair: half of one is not valid text (nor valid JSON).
-    if (start > 0 && start < text.length() && Character.isLowSurrogate(text.charAt(start))) start++;
-    if (end > start && end < text.length() && Character.isLowSurrogate(text.charAt(end))) end--;
-    StringBuilder out = new StringBuilder(end - start + 40);
-    if (start > 0) out.append(ELLIPSIS);
-    int at = start;
-    for (int i = 0; i < matchStarts.length; i++) {
-      int ms = Math.max(matchStarts[i], at);
-      int me = Math.min(matchEnds[i], end);
-      if (ms >= me) continue; // outside the window, or inside a match already marked
-      escape(out, text, at, ms);
+    if (from > 0 && from < fullLength && Character.isLowSurrogate(text.charAt(from - base))) from++;
+    if (to > from && to < fullLength && Character.isLowSurrogate(text.charAt(to - base))) to--;
+    StringBuilder out = new StringBuilder(to - from + 64);
+    if (from > 0) out.append(ELLIPSIS);
+    int at = from;
+    for (Passages.Span sp : spans) {
+      int ms = Math.max(sp.start(), at);
+      int me = Math.min(sp.end(), to);
+      if (ms >= me) continue; // outside the window, or inside a span already marked
+      escape(out, text, at - base, ms - base);
       out.append("<mark>");
-      escape(out, text, ms, me);
+      escape(out, text, ms - base, me - base);
       out.append("</mark>");
       at = me;
     }
-    escape(out, text, at, end);
-    if (end < text.length()) out.append(ELLIPSIS);
+    escape(out, text, at - base, to - base);
+    if (to < fullLength) out.append(ELLIPSIS);
     return out.toString();
   }
 

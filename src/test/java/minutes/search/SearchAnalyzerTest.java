@@ -40,15 +40,17 @@ class SearchAnalyzerTest {
   }
 
   @Test
-  void longPassagesAreCutAroundTheFirstMatchWithinTheVisibleLimit() {
+  void snippetsAreCentredOnTheMatchesWithinTheVisibleLimitAndCutAtSpaces() {
     String text = "word ".repeat(200) + "target " + "word ".repeat(200);
     int at = text.indexOf("target");
-    String s = Snippets.content(text, 0, text.length(), new int[] {at}, new int[] {at + 6});
+    int[] w = Snippets.window(text.length(), at, at + 6);
+    String s = Snippets.render(text, 0, text.length(), w[0], w[1], List.of(new Passages.Span(at, at + 6, 0)));
     String visible = s.replace("<mark>", "").replace("</mark>", "");
     assertTrue(visible.length() <= Snippets.MAX_VISIBLE, visible.length() + ": " + s);
     assertTrue(s.startsWith("\u2026word") && s.endsWith("word\u2026"), s);
     int mid = visible.indexOf("target");
-    assertTrue(mid > 80 && mid < 160, "centred: " + mid);
+    assertTrue(mid > 100 && mid < 140, "centred: " + mid);
+    assertEquals("a <mark>b</mark> c", Snippets.render("a b c", 0, 5, 0, 5, List.of(new Passages.Span(2, 3, 0))));
   }
 
   @Test

@@ -54,6 +54,8 @@ class SearchIndexTest {
         .meeting("acme", "title-new", "Harbour logistics follow-up", "2026-01-20T09:00:00Z", List.of(), null, "Still nothing.")
         .meeting("acme", "upload", "Recorded interview", null, List.of("ann@acme.com", "bob@acme.com"), null,
             LONG_TAIL + "finally the unicornword appeared near the very end of it all.")
+        .meeting("acme", "emoji", "Emoji", "2026-01-02T09:00:00Z", List.of(), null,
+            "x" + "\uD83D\uDE42".repeat(1500) + " needleword " + "\uD83D\uDE42".repeat(1500) + " tailword")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
             "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
         .importInto(dir.resolve("m.db"), dir);
@@ -200,6 +202,15 @@ class SearchIndexTest {
           for (String w : SearchQuery.analyze(index.analyzer(), m)) assertTrue(words.contains(w), m + " in " + h.snippet());
         }
       }
+    }
+  }
+
+  @Test
+  void offsetsStayRightPastSurrogatePairsAtChunkBoundaries() throws Exception {
+    for (String word : List.of("needleword", "tailword")) {
+      SearchHit h = search(acme, word).get(0);
+      assertEquals(List.of(word), marked(h.snippet()));
+      assertFalse(h.snippet().chars().anyMatch(c -> c == '\uFFFD' || c == '?'), h.snippet());
     }
   }
 

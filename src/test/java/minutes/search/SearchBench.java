@@ -1,0 +1,202 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import minutes.http.Scope;
+import minutes.keys.Principal;
+import minutes.store.Db;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.MultiDocValues;
+import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The search benchmark of bench/search-bench.sh (issue 3, "Performance"); not a test. Modes:
+ * {@code queries INDEX OUT} writes a fixed, seeded query set drawn from the index;
+ * {@code inprocess DB INDEX QUERIES WORKSPACE_ID ROUNDS} times the same queries without HTTP;
+ * {@code http BASE KEY QUERIES ROUNDS} times them one at a time through the server.
+ */
+public final class SearchBench {
+  private SearchBench() {}
+
+  public static void main(String[] args) throws Exception {
+    switch (args[0]) {
+      case "queries" -> writeQueries(Path.of(args[1]), Path.of(args[2]));
+      case "inprocess" -> inProcess(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]), Long.parseLong(args[4]),
+          Integer.parseInt(args[5]));
+      case "http" -> http(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
+      default -> throw new IllegalArgumentException("mode: queries | inprocess | http");
+    }
+  }
+
+  // ------------------------------------------------------------------ query set
+
+  /** 300 queries: common, mid and rare words alone and AND-ed, phrases from transcripts, title words. */
+  static void writeQueries(Path root, Path out) throws IOException {
+    Random random = new Random(42);
+    try (FSDirectory dir = FSDirectory.open(root.resolve(IndexDirs.current(root)));
+        DirectoryReader reader = DirectoryReader.open(dir)) {
+      int docs = reader.numDocs();
+      List<String> common = new ArrayList<>(), mid = new ArrayList<>(), rare = new ArrayList<>();
+      Terms terms = MultiTerms.getTerms(reader, IndexedMeeting.TRANSCRIPT);
+      TermsEnum te = terms.iterator();
+      for (BytesRef t = te.next(); t != null; t = te.next()) {
+        String w = t.utf8ToString();
+        if (w.length() < 3 || !w.chars().allMatch(Character::isLetter)) continue;
+        double share = (double) te.docFreq() / docs;
+        if (share > 0.5) common.add(w);
+        else if (share > 0.02) mid.add(w);
+        else if (te.docFreq() >= 3) rare.add(w);
+      }
+      List<String> titleWords = new ArrayList<>();
+      BinaryDocValues meta = MultiDocValues.getBinaryValues(reader, IndexedMeeting.META);
+      for (int d = meta.nextDoc(); d != BinaryDocValues.NO_MORE_DOCS && titleWords.size() < 5000; d = meta.nextDoc()) {
+        for (String w : IndexedMeeting.Meta.decode(meta.binaryValue()).title().split("\\s+")) {
+          if (w.length() >= 4 && w.chars().allMatch(Character::isLetter)) titleWords.add(w);
+        }
+      }
+      List<String> phrases = new ArrayList<>();
+      var stored = reader.storedFields();
+      while (phrases.size() < 60) {
+        String text = stored.document(random.nextInt(reader.maxDoc())).get(IndexedMeeting.TRANSCRIPT);
+        if (text == null) continue;
+        String[] words = text.substring(random.nextInt(Math.max(1, text.length() - 200))).split(" ");
+        if (words.length < 5) continue;
+        int n = 2 + random.nextInt(2);
+        String phrase = String.join(" ", Arrays.copyOfRange(words, 1, 1 + n)).replaceAll("[^\\p{L}\\p{N} ']", "");
+        if (phrase.split(" ").length == n) phrases.add("\"" + phrase + "\"");
+      }
+      Set<String> queries = new LinkedHashSet<>();
+      while (queries.size() < 40) queries.add(pick(common, random));
+      while (queries.size() < 80) queries.add(pick(mid, random));
+      while (queries.size() < 120) queries.add(pick(rare, random));
+      while (queries.size() < 160) queries.add(pick(mid, random) + " " + pick(mid, random));
+      while (queries.size() < 190) queries.add(pick(common, random) + " " + pick(rare, random));
+      while (queries.size() < 210) queries.add(pick(common, random) + " " + pick(mid, random) + " " + pick(mid, random));
+      while (queries.size() < 250) queries.add(phrases.get(queries.size() % phrases.size()));
+      while (queries.size() < 280) queries.add(pick(titleWords, random));
+      while (queries.size() < 300) queries.add(pick(titleWords, random) + " " + pick(titleWords, random));
+      Files.write(out, queries);
+      System.err.printf("wrote %d queries (%d common, %d mid, %d rare words in %d meetings)%n", queries.size(),
+          common.size(), mid.size(), rare.size(), docs);
+    }
+  }
+
+  private static String pick(List<String> from, Random random) {
+    return from.get(random.nextInt(from.size()));
+  }
+
+  // ------------------------------------------------------------------ in-process
+
+  /** The server's search path without HTTP, then plain Lucene matching (no snippets, no collapse). */
+  static void inProcess(Path dbPath, Path root, Path queryFile, long workspaceId, int rounds) throws Exception {
+    List<String> queries = Files.readAllLines(queryFile);
+    Principal p = new Principal("bench", workspaceId, null, EnumSet.allOf(Scope.class), Set.of());
+    try (Db db = Db.open(dbPath, 2)) {
+      SearchIndex index = SearchIndex.open(root, db);
+      try (Connection c = db.read()) {
+        c.setAutoCommit(false);
+        long[] full = time(queries, rounds, q -> index.search(c, p, SearchQuery.parse(q, index.analyzer()), 50).size());
+        report("in-process, SearchIndex.search (as the server, snippets included)", full);
+        c.rollback();
+      } finally {
+        index.close();
+      }
+    }
+    try (FSDirectory dir = FSDirectory.open(root.resolve(IndexDirs.current(root)));
+        DirectoryReader reader = DirectoryReader.open(dir)) {
+      IndexSearcher s = new IndexSearcher(reader);
+      s.setSimilarity(Generation.SIMILARITY);
+      Sort order = new Sort(SortField.FIELD_SCORE, new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
+      SearchAnalyzer analyzer = new SearchAnalyzer();
+      long[] plain = time(queries, rounds, q -> {
+        SearchQuery sq = SearchQuery.parse(q, analyzer);
+        Query match = new BooleanQuery.Builder()
+            .add(new DisjunctionMaxQuery(List.of(sq.inTitle(), sq.inField(IndexedMeeting.PROTOCOL),
+                sq.inField(IndexedMeeting.TRANSCRIPT)), 0f), Occur.MUST)
+            .add(new TermQuery(new org.apache.lucene.index.Term(IndexedMeeting.WORKSPACE, Long.toString(workspaceId))),
+                Occur.FILTER)
+            .build();
+        return s.search(match, 50, order).scoreDocs.length;
+      });
+      report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
+    }
+  }
+
+  @FunctionalInterface
+  interface Search {
+    int run(String q) throws Exception;
+  }
+
+  /** One warm-up round, then {@code rounds} timed rounds over the query list; nanoseconds per query. */
+  static long[] time(List<String> queries, int rounds, Search search) throws Exception {
+    long hits = 0;
+    for (String q : queries) hits += search.run(q);
+    long[] nanos = new long[queries.size() * rounds];
+    int i = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (String q : queries) {
+        long t = System.nanoTime();
+        search.run(q);
+        nanos[i++] = System.nanoTime() - t;
+      }
+    }
+    System.err.printf("(%d queries, %.1f hits per query on average)%n", queries.size(), (double) hits / queries.size());
+    return nanos;
+  }
+
+  static void report(String what, long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    System.out.printf("| %s | %.2f | %.2f | %.2f | %d |%n", what, pct(sorted, 50), pct(sorted, 95), pct(sorted, 99),
+        sorted.length);
+  }
+
+  private static double pct(long[] sorted, int p) {
+    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
+  }
+
+  // ------------------------------------------------------------------ over HTTP
+
+  /** One client, one request at a time: the latency a user sees, HTTP and JSON included. */
+  static void http(String base, String key, Path queryFile, int rounds) throws Exception {
+    List<String> queries = Files.readAllLines(queryFile);
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    long[] nanos = time(queries, rounds, q -> {
+      HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8)))
+          .header("Authorization", "Bearer " + key).build();
+      HttpResponse<String> res = client.send(r, HttpResponse.BodyHandlers.ofString());
+      if (res.statusCode() != 200) throw new IllegalStateException(res.statusCode() + " for " + q + ": " + res.body());
+      return res.body().split("\"meeting_id\"", -1).length - 1;
+    });
+    report("server over HTTP, 1 client (snippets included)", nanos);
+  }
+}
