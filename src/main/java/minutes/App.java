@@ -3,14 +3,27 @@ package minutes;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
+import io.undertow.predicate.Predicates;
 import io.undertow.server.handlers.BlockingHandler;
+import io.undertow.server.handlers.encoding.ContentEncodingRepository;
+import io.undertow.server.handlers.encoding.EncodingHandler;
+import io.undertow.server.handlers.encoding.GzipEncodingProvider;
 import io.undertow.util.HttpString;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import minutes.config.Config;
 import minutes.customers.CustomersApi;
+import minutes.http.AccessLog;
+import minutes.http.Docs;
+import minutes.http.Drain;
 import minutes.http.ErrorMapper;
 import minutes.http.Health;
+import minutes.http.Metrics;
 import minutes.http.Routes;
 import minutes.http.Scope;
 import minutes.meetings.MeetingsApi;
@@ -28,6 +41,7 @@ public final class App implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(App.class);
   private static final Set<String> CORE = Set.of("meeting");
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
+  private static final long GZIP_MIN_BYTES = 1024;
   private static final HttpString NOSNIFF = HttpString.tryFromString("X-Content-Type-Options");
 
   private final Config config;
@@ -35,6 +49,8 @@ public final class App implements AutoCloseable {
   private TaskIndex taskIndex;
   private SearchIndex search;
   private Undertow server;
+  private Drain drain;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private int port;
 
   public App(Config config) {
@@ -45,10 +61,12 @@ public final class App implements AutoCloseable {
     long started = System.nanoTime();
     db = Db.open(config.dbPath(), config.dbPoolSize());
     taskIndex = new TaskIndex(db);
-    taskIndex.buildNow();
+    taskIndex.buildInBackground();
     TasksApi tasks = new TasksApi(taskIndex);
     search = SearchIndex.start(config, db);
-    Routes routes = new Routes(db)
+    Metrics metrics = new Metrics(db, search);
+    Docs docs = new Docs();
+    Routes routes = new Routes(db, config.cacheControl())
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, MeetingsApi::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
@@ -57,11 +75,21 @@ public final class App implements AutoCloseable {
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
         .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), new SearchApi(search)::search)
-        .open("/healthz", new Health(db, search::ready));
-    HttpHandler root = new BlockingHandler(new ErrorMapper(exchange -> {
+        .open("/healthz", new Health(db, search::ready))
+        .open("/metrics", metrics.endpoint(config.metricsRequireKey()))
+        .open("/api/v1/openapi.json", docs.openApi())
+        .open("/docs", docs.page())
+        .open("/docs/{file}", docs.file());
+    HttpHandler api = new BlockingHandler(new ErrorMapper(exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       routes.handler().handleRequest(exchange);
     }));
+    // gzip only pays off above about a kilobyte; below that the header costs more than it saves.
+    HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
+        .addEncodingHandler("gzip", new GzipEncodingProvider(), 50, Predicates.maxContentSize(GZIP_MIN_BYTES)))
+        .setNext(api);
+    drain = new Drain(gzip);
+    HttpHandler root = new AccessLog(metrics.recording(drain), config.logQueryText());
     server = Undertow.builder()
         .addHttpListener(config.httpPort(), config.httpHost())
         .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
@@ -74,9 +102,13 @@ public final class App implements AutoCloseable {
         .build();
     server.start();
     port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-    log.info("minutes {} listening on http://{}:{} (database {}, index {}) ready in {} ms",
-        version(), config.httpHost(), port, config.dbPath(), config.indexPath(),
-        (System.nanoTime() - started) / 1_000_000);
+    log.info("minutes {} listening on http://{}:{}, ready in {} ms ({} ms since the JVM started); {}",
+        version(), config.httpHost(), port, (System.nanoTime() - started) / 1_000_000,
+        System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime(), config.summary());
+    if (!config.metricsRequireKey() && !isLoopback(config.httpHost())) {
+      log.warn("/metrics answers without a key on {}, which is not loopback; set metrics.require_key=true "
+          + "or keep /metrics away from untrusted networks (see docs/OPERATIONS.md)", config.httpHost());
+    }
     return this;
   }
 
@@ -89,11 +121,36 @@ public final class App implements AutoCloseable {
     return v == null ? "dev" : v;
   }
 
+  private static boolean isLoopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Stops gracefully: no new connections, requests in flight may finish (up to
+   * http.shutdown_seconds), then the search index is committed and closed and SQLite closed.
+   * Safe to call more than once.
+   */
   @Override
   public void close() {
-    if (server != null) server.stop();
+    if (closed.getAndSet(true)) return;
+    long started = System.nanoTime();
+    if (server != null) {
+      server.getListenerInfo().forEach(Undertow.ListenerInfo::suspend);
+      try {
+        int left = drain.drain(Duration.ofSeconds(config.shutdownSeconds()));
+        if (left > 0) log.warn("stopping with {} request(s) still running after {} s", left, config.shutdownSeconds());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      server.stop();
+    }
     if (taskIndex != null) taskIndex.close();
     if (search != null) search.close();
     if (db != null) db.close();
+    if (server != null) log.info("minutes stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
   }
 }

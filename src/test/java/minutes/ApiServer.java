@@ -2,6 +2,7 @@ package minutes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,6 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.zip.GZIPInputStream;
 import minutes.config.Config;
 import minutes.http.Scope;
 import minutes.keys.ApiKeys;
@@ -41,6 +45,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
       ANN = "ann", BOB = "bob", OTHER = "other", REVOKED = "revoked";
 
   private final String fixture;
+  private final UnaryOperator<Config> configure;
   private Path dir;
   private Config config;
   private App app;
@@ -52,13 +57,20 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   public ApiServer(String fixtureResource) {
+    this(fixtureResource, UnaryOperator.identity());
+  }
+
+  /** A server whose configuration the test adjusts, e.g. {@code c -> c.withMetricsRequireKey(true)}. */
+  public ApiServer(String fixtureResource, UnaryOperator<Config> configure) {
     this.fixture = fixtureResource;
+    this.configure = configure;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     dir = Files.createTempDirectory("minutes-test-");
-    config = new Config("127.0.0.1", 0, dir.resolve("minutes.db"), dir.resolve("index"), false, 4, null);
+    config = configure.apply(new Config("127.0.0.1", 0, dir.resolve("minutes.db"), dir.resolve("index"), false, 4,
+        false, "private, no-store", false, 10, null));
     Path data = dir.resolve("fixtures.ndjson");
     try (var in = ApiServer.class.getResourceAsStream(fixture)) {
       Files.copy(in, data);
@@ -117,10 +129,24 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     return send(b);
   }
 
+  /**
+   * Sends, decodes gzip, and checks the answer against openapi.json, so that the document
+   * cannot drift from what the server does: a mismatch fails the test.
+   */
   private Response send(HttpRequest.Builder b) {
     try {
-      HttpResponse<String> r = client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(r.statusCode(), r.headers(), r.body());
+      HttpRequest request = b.timeout(Duration.ofSeconds(30)).build();
+      HttpResponse<byte[]> r = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      byte[] raw = r.body();
+      if (r.headers().firstValue("Content-Encoding").orElse("").equals("gzip")) {
+        try (var in = new GZIPInputStream(new ByteArrayInputStream(raw))) {
+          raw = in.readAllBytes();
+        }
+      }
+      Response response = new Response(r.statusCode(), r.headers(), new String(raw, StandardCharsets.UTF_8));
+      OpenApiCheck.assertConforms(request.method(), request.uri().getRawPath(), response.status(), response.headers(),
+          response.body());
+      return response;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -18,6 +18,10 @@ public record Config(
     Path indexPath,
     boolean autoMigrate,
     int dbPoolSize,
+    boolean metricsRequireKey,
+    String cacheControl,
+    boolean logQueryText,
+    int shutdownSeconds,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -29,7 +33,13 @@ public record Config(
     DB_PATH("db.path", "MINUTES_DB_PATH", "data/minutes.db"),
     INDEX_PATH("index.path", "MINUTES_INDEX_PATH", "index/"),
     DB_AUTO_MIGRATE("db.auto_migrate", "MINUTES_DB_AUTO_MIGRATE", "true"),
-    DB_POOL_SIZE("db.pool_size", "MINUTES_DB_POOL_SIZE", "8");
+    DB_POOL_SIZE("db.pool_size", "MINUTES_DB_POOL_SIZE", "8"),
+    // Off by default because http.host defaults to loopback; see docs/OPERATIONS.md.
+    METRICS_REQUIRE_KEY("metrics.require_key", "MINUTES_METRICS_REQUIRE_KEY", "false"),
+    HTTP_CACHE_CONTROL("http.cache_control", "MINUTES_HTTP_CACHE_CONTROL", "private, no-store"),
+    // Search terms can be personal data, so the access log leaves them out unless asked.
+    LOG_QUERY_TEXT("log.query_text", "MINUTES_LOG_QUERY_TEXT", "false"),
+    HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10");
 
     final String property;
     final String env;
@@ -68,21 +78,50 @@ public record Config(
         Path.of(value(Key.INDEX_PATH, props, env)),
         boolValue(Key.DB_AUTO_MIGRATE, props, env),
         intValue(Key.DB_POOL_SIZE, props, env, 1, 64),
+        boolValue(Key.METRICS_REQUIRE_KEY, props, env),
+        headerValue(Key.HTTP_CACHE_CONTROL, props, env),
+        boolValue(Key.LOG_QUERY_TEXT, props, env),
+        intValue(Key.HTTP_SHUTDOWN_SECONDS, props, env, 0, 600),
         used);
   }
 
   public Config withHttpPort(int port) {
-    return new Config(httpHost, port, dbPath, indexPath, autoMigrate, dbPoolSize, source);
+    return new Config(httpHost, port, dbPath, indexPath, autoMigrate, dbPoolSize, metricsRequireKey, cacheControl,
+        logQueryText, shutdownSeconds, source);
   }
 
   public Config withAutoMigrate(boolean migrate) {
-    return new Config(httpHost, httpPort, dbPath, indexPath, migrate, dbPoolSize, source);
+    return new Config(httpHost, httpPort, dbPath, indexPath, migrate, dbPoolSize, metricsRequireKey, cacheControl,
+        logQueryText, shutdownSeconds, source);
+  }
+
+  public Config withMetricsRequireKey(boolean require) {
+    return new Config(httpHost, httpPort, dbPath, indexPath, autoMigrate, dbPoolSize, require, cacheControl,
+        logQueryText, shutdownSeconds, source);
+  }
+
+  /** The settings in force, for the start-up log line (nothing here is secret). */
+  public String summary() {
+    return "http.host=" + httpHost + " http.port=" + httpPort + " db.path=" + dbPath + " index.path=" + indexPath
+        + " db.auto_migrate=" + autoMigrate + " db.pool_size=" + dbPoolSize
+        + " metrics.require_key=" + metricsRequireKey + " http.cache_control=\"" + cacheControl + "\""
+        + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
+        + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 
   private static String value(Key key, Properties props, Map<String, String> env) {
     String fromEnv = env.get(key.env);
     if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.trim();
     return props.getProperty(key.property, key.defaultValue).trim();
+  }
+
+  /** A value sent as an HTTP header: printable ASCII only, so it can never split the header. */
+  private static String headerValue(Key key, Properties props, Map<String, String> env) {
+    String raw = value(key, props, env);
+    if (raw.isEmpty() || !raw.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f)) {
+      throw new ConfigException(key.property + " (" + key.env + ") must be non-empty printable ASCII, got '" + raw + "'");
+    }
+    return raw;
   }
 
   private static int intValue(Key key, Properties props, Map<String, String> env, int min, int max) {

@@ -31,9 +31,17 @@ public final class Json {
   }
 
   public static void send(HttpServerExchange ex, int status, Object body) {
-    byte[] bytes = bytes(body);
+    sendBytes(ex, status, CONTENT_TYPE, bytes(body));
+  }
+
+  /** Sends a body; a 200 to GET or HEAD carries an ETag and becomes a bodiless 304 when the client has it. */
+  public static void sendBytes(HttpServerExchange ex, int status, String contentType, byte[] bytes) {
     ex.setStatusCode(status);
-    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, CONTENT_TYPE);
+    if (status == 200 && Conditional.notModified(ex, bytes)) {
+      ex.endExchange();
+      return;
+    }
+    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, contentType);
     ex.getResponseHeaders().put(Headers.CONTENT_LENGTH, bytes.length);
     ex.getResponseSender().send(ByteBuffer.wrap(bytes));
   }

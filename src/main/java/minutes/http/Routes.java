@@ -2,6 +2,7 @@ package minutes.http;
 
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
+import io.undertow.util.Headers;
 import java.sql.Connection;
 import java.util.Set;
 import minutes.keys.Principal;
@@ -14,12 +15,15 @@ import minutes.store.Db;
  */
 public final class Routes {
   private final Db db;
+  private final String cacheControl;
   private final SchemaWatch schema;
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
 
-  public Routes(Db db) {
+  /** {@code cacheControl}: the Cache-Control header of every keyed answer (config http.cache_control). */
+  public Routes(Db db, String cacheControl) {
     this.db = db;
+    this.cacheControl = cacheControl;
     this.schema = new SchemaWatch(db);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     router.setInvalidMethodHandler(ex -> ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString())));
@@ -28,10 +32,12 @@ public final class Routes {
   /** An authenticated API route answering GET and HEAD. */
   public Routes api(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
     return open(template, ex -> {
+      ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       try (Connection c = db.read()) {
         c.setAutoCommit(false);
         try {
           Principal principal = Auth.authenticate(ex, c);
+          ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
           if (!principal.scopes().contains(scope)) throw ApiError.forbidden(scope);
           schema.require(tables);
           Json.ok(ex, endpoint.answer(new Request(ex, principal, new Params(ex), c)));

@@ -1,0 +1,143 @@
+package minutes.http;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.Methods;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import minutes.search.SearchIndex;
+import minutes.store.Db;
+import minutes.store.Times;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Prometheus metrics through Micrometer: requests and latency by route template and status,
+ * search index size and sync lag, database size, JVM memory. The index and database values
+ * are read once per scrape. Thread-safe.
+ */
+public final class Metrics {
+  private static final Logger log = LoggerFactory.getLogger(Metrics.class);
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  // Fixed buckets keep the series count small and comparable across versions.
+  private static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10),
+      Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+      Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
+      Duration.ofSeconds(10)};
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Db db;
+  private final SearchIndex search;
+  private volatile Snapshot last = Snapshot.EMPTY;
+
+  /** Values read from the database and the index at the start of a scrape; NaN when unknown. */
+  private record Snapshot(double documents, double indexBytes, double lagEntries, double lagSeconds, double dbBytes) {
+    static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+  }
+
+  public Metrics(Db db, SearchIndex search) {
+    this.db = db;
+    this.search = search;
+    new JvmMemoryMetrics().bindTo(registry);
+    Gauge.builder("minutes.index.documents", () -> last.documents())
+        .description("Meetings in the live search index").register(registry);
+    Gauge.builder("minutes.index.size", () -> last.indexBytes()).baseUnit("bytes")
+        .description("Size of the live search index on disk").register(registry);
+    Gauge.builder("minutes.index.lag.entries", () -> last.lagEntries())
+        .description("change_log entries the search index has not applied yet").register(registry);
+    Gauge.builder("minutes.index.lag", () -> last.lagSeconds()).baseUnit("seconds")
+        .description("Age of the oldest change the search index has not applied yet (0 when up to date)")
+        .register(registry);
+    Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
+        .description("Size of the SQLite database file and its write-ahead log").register(registry);
+  }
+
+  /** Wraps the server so that each completed request is counted under its route template and status. */
+  public HttpHandler recording(HttpHandler next) {
+    return ex -> {
+      ex.addExchangeCompleteListener((done, nextListener) -> {
+        try {
+          record(done);
+        } finally {
+          nextListener.proceed();
+        }
+      });
+      next.handleRequest(ex);
+    };
+  }
+
+  private void record(HttpServerExchange ex) {
+    long started = ex.getRequestStartTime();
+    if (started <= 0) return;
+    String method = ex.getRequestMethod().equals(Methods.GET) || ex.getRequestMethod().equals(Methods.HEAD)
+        ? ex.getRequestMethod().toString() : "other"; // bounded label values, whatever clients send
+    Timer.builder("minutes.http.requests")
+        .description("HTTP requests by route template, method and status")
+        .tags("endpoint", AccessLog.route(ex), "method", method, "status", Integer.toString(ex.getStatusCode()))
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry)
+        .record(Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /** GET /metrics: the Prometheus text format; with {@code requireKey}, any valid key is needed. */
+  public HttpHandler endpoint(boolean requireKey) {
+    return ex -> {
+      if (requireKey) {
+        try (Connection c = db.read()) {
+          ex.putAttachment(AccessLog.KEY_ID, Auth.authenticate(ex, c).keyId());
+        }
+      }
+      last = snapshot();
+      ex.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
+      Json.sendBytes(ex, 200, CONTENT_TYPE, registry.scrape().getBytes(StandardCharsets.UTF_8));
+    };
+  }
+
+  private Snapshot snapshot() {
+    double documents = Double.NaN, indexBytes = Double.NaN, lagEntries = Double.NaN, lagSeconds = Double.NaN;
+    try {
+      SearchIndex.Stats s = search.stats();
+      if (s != null) {
+        documents = s.documents();
+        indexBytes = s.bytes();
+        try (Connection c = db.read();
+            PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*), min(changed_at) FROM change_log WHERE seq > ?")) {
+          ps.setLong(1, s.seq());
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            lagEntries = rs.getLong(1);
+            Instant oldest = rs.getString(2) == null ? null : Times.parseDateTime(rs.getString(2));
+            lagSeconds = oldest == null ? 0 : Math.max(0, Duration.between(oldest, Instant.now()).toMillis() / 1000.0);
+          }
+        }
+      }
+    } catch (IOException | SQLException | RuntimeException e) {
+      log.debug("metrics: search index values unavailable ({})", e.toString());
+    }
+    return new Snapshot(documents, indexBytes, lagEntries, lagSeconds, fileSize(db.path()));
+  }
+
+  private static double fileSize(Path dbFile) {
+    try {
+      Path wal = dbFile.resolveSibling(dbFile.getFileName() + "-wal");
+      return Files.size(dbFile) + (Files.exists(wal) ? Files.size(wal) : 0);
+    } catch (IOException e) {
+      return Double.NaN;
+    }
+  }
+}

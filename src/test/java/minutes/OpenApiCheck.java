@@ -1,0 +1,161 @@
+package minutes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.oas.OpenApi31;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpHeaders;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a received answer against src/main/resources/openapi.json: the path, method and status
+ * must be documented, the documented required headers present, the content type documented,
+ * and a JSON body valid against its schema (JSON Schema 2020-12 through networknt's validator,
+ * with format assertions on). Used by {@link ApiServer} for every answer. Thread-safe.
+ */
+public final class OpenApiCheck {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonNode DOC = load();
+  private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
+      b -> b.metaSchema(OpenApi31.getInstance()).defaultMetaSchemaIri(OpenApi31.getInstance().getIri()));
+  private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+  private static final Map<String, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
+  private static final List<Map.Entry<Pattern, String>> TEMPLATES = templates();
+
+  private OpenApiCheck() {}
+
+  /** Throws an AssertionError naming every way the answer differs from the document. */
+  public static void assertConforms(String method, String rawPath, int status, HttpHeaders headers, String body) {
+    List<String> problems = problems(method, rawPath, status, headers, body);
+    if (!problems.isEmpty()) {
+      throw new AssertionError("answer to " + method + " " + rawPath + " (" + status + ") differs from openapi.json: "
+          + String.join("; ", problems) + "\nbody: " + abbreviate(body));
+    }
+  }
+
+  static List<String> problems(String method, String rawPath, int status, HttpHeaders headers, String body) {
+    List<String> problems = new ArrayList<>();
+    String template = template(rawPath);
+    if (template == null) {
+      // Not a documented path: the API's JSON 404 (info.description says so).
+      if (status != 404) problems.add("undocumented path answered " + status);
+      checkBody(problems, "/components/schemas/Error", headers, body, "application/json");
+      return problems;
+    }
+    JsonNode pathItem = DOC.path("paths").path(template);
+    String m = method.equals("HEAD") ? "get" : method.toLowerCase(); // HEAD answers like GET (info.description)
+    JsonNode op = pathItem.path(m);
+    if (op.isMissingNode()) {
+      if (status != 405) problems.add(method + " is not documented on " + template + " but answered " + status);
+      if (!"GET, HEAD".equals(headers.firstValue("Allow").orElse(null))) problems.add("405 without Allow: GET, HEAD");
+      checkBody(problems, "/components/schemas/Error", headers, body, "application/json");
+      return problems;
+    }
+    String responsePointer = "/paths/" + escape(template) + "/" + m + "/responses/" + status;
+    JsonNode response = DOC.at(responsePointer);
+    if (response.isMissingNode()) {
+      problems.add("status " + status + " is not documented for " + method + " " + template);
+      return problems;
+    }
+    if (response.has("$ref")) {
+      responsePointer = response.get("$ref").asText().substring(1);
+      response = DOC.at(responsePointer);
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = response.path("headers").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> h = it.next();
+      JsonNode spec = h.getValue().has("$ref") ? DOC.at(h.getValue().get("$ref").asText().substring(1)) : h.getValue();
+      if (spec.path("required").asBoolean() && headers.firstValue(h.getKey()).isEmpty()) {
+        problems.add("required header " + h.getKey() + " missing");
+      }
+    }
+    JsonNode content = response.path("content");
+    if (method.equals("HEAD") || status == 304) {
+      if (!body.isEmpty()) problems.add("a " + method + " " + status + " answer has a body");
+      return problems;
+    }
+    if (content.isMissingNode()) {
+      if (!body.isEmpty()) problems.add("no body documented, but one was sent");
+      return problems;
+    }
+    String type = headers.firstValue("Content-Type").orElse("").split(";")[0].trim();
+    if (!content.has(type)) {
+      problems.add("content type '" + type + "' not documented (documented: " + iterable(content.fieldNames()) + ")");
+      return problems;
+    }
+    if (type.equals("application/json")) {
+      checkBody(problems, responsePointer + "/content/" + escape(type) + "/schema", headers, body, type);
+    }
+    return problems;
+  }
+
+  private static void checkBody(List<String> problems, String schemaPointer, HttpHeaders headers, String body, String type) {
+    if (!headers.firstValue("Content-Type").orElse("").startsWith(type)) {
+      problems.add("Content-Type is " + headers.firstValue("Content-Type").orElse("(none)") + ", not " + type);
+      return;
+    }
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(body);
+    } catch (IOException e) {
+      problems.add("body is not JSON");
+      return;
+    }
+    JsonSchema schema = SCHEMAS.computeIfAbsent(schemaPointer,
+        p -> FACTORY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p), CONFIG));
+    Set<ValidationMessage> errors = schema.validate(node);
+    for (ValidationMessage e : errors) problems.add(e.getMessage());
+  }
+
+  /** The documented template a raw path falls under; literal paths win over templated ones. */
+  static String template(String rawPath) {
+    if (DOC.path("paths").has(rawPath)) return rawPath;
+    for (Map.Entry<Pattern, String> t : TEMPLATES) {
+      if (t.getKey().matcher(rawPath).matches()) return t.getValue();
+    }
+    return null;
+  }
+
+  private static List<Map.Entry<Pattern, String>> templates() {
+    List<Map.Entry<Pattern, String>> out = new ArrayList<>();
+    for (String t : iterable(DOC.path("paths").fieldNames())) {
+      if (t.contains("{")) out.add(Map.entry(Pattern.compile(t.replaceAll("\\{[^}]+}", "[^/]+")), t));
+    }
+    return out;
+  }
+
+  private static String escape(String pointerToken) {
+    return pointerToken.replace("~", "~0").replace("/", "~1");
+  }
+
+  private static List<String> iterable(Iterator<String> it) {
+    List<String> out = new ArrayList<>();
+    it.forEachRemaining(out::add);
+    return out;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 500 ? s : s.substring(0, 500) + "...";
+  }
+
+  private static JsonNode load() {
+    try (InputStream in = OpenApiCheck.class.getResourceAsStream("/openapi.json")) {
+      return MAPPER.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
