@@ -77,6 +77,9 @@ final class Generation implements Closeable {
           .setCommitOnClose(false); // a commit always carries its seq; never one without
       TieredMergePolicy mp = new TieredMergePolicy();
       mp.setNoCFSRatio(0);
+      // A bulk build flushes ~20 similar segments; merging them would cost a build ~15% more
+      // CPU and, left to the server, hurt latency while it runs. 20 segments search fine.
+      mp.setSegmentsPerTier(24);
       c.setMergePolicy(mp);
       w = new IndexWriter(dir, c);
       return new Generation(path.getFileName().toString(), path, dir, w, mode);

@@ -41,7 +41,7 @@ import org.apache.lucene.util.BytesRef;
 /**
  * The search benchmark of bench/search-bench.sh (issue 3, "Performance"); not a test. Modes:
  * {@code queries INDEX OUT} writes a fixed, seeded query set drawn from the index;
- * {@code inprocess DB INDEX QUERIES WORKSPACE_ID ROUNDS} times the same queries without HTTP;
+ * {@code inprocess DB INDEX QUERIES WORKSPACE_SLUG ROUNDS} times the same queries without HTTP;
  * {@code http BASE KEY QUERIES ROUNDS} times them one at a time through the server.
  */
 public final class SearchBench {
@@ -50,7 +50,7 @@ public final class SearchBench {
   public static void main(String[] args) throws Exception {
     switch (args[0]) {
       case "queries" -> writeQueries(Path.of(args[1]), Path.of(args[2]));
-      case "inprocess" -> inProcess(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]), Long.parseLong(args[4]),
+      case "inprocess" -> inProcess(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]), args[4],
           Integer.parseInt(args[5]));
       case "http" -> http(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
       default -> throw new IllegalArgumentException("mode: queries | inprocess | http");
@@ -105,6 +105,9 @@ public final class SearchBench {
       while (queries.size() < 280) queries.add(pick(titleWords, random));
       while (queries.size() < 300) queries.add(pick(titleWords, random) + " " + pick(titleWords, random));
       Files.write(out, queries);
+      List<String> paths = new ArrayList<>();
+      for (String q : queries) paths.add("/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8));
+      Files.write(out.resolveSibling("paths.txt"), paths); // for wrk (bench/paths.lua)
       System.err.printf("wrote %d queries (%d common, %d mid, %d rare words in %d meetings)%n", queries.size(),
           common.size(), mid.size(), rare.size(), docs);
     }
@@ -117,10 +120,18 @@ public final class SearchBench {
   // ------------------------------------------------------------------ in-process
 
   /** The server's search path without HTTP, then plain Lucene matching (no snippets, no collapse). */
-  static void inProcess(Path dbPath, Path root, Path queryFile, long workspaceId, int rounds) throws Exception {
+  static void inProcess(Path dbPath, Path root, Path queryFile, String workspace, int rounds) throws Exception {
     List<String> queries = Files.readAllLines(queryFile);
-    Principal p = new Principal("bench", workspaceId, null, EnumSet.allOf(Scope.class), Set.of());
+    long workspaceId;
     try (Db db = Db.open(dbPath, 2)) {
+      try (Connection c = db.read(); var ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
+        ps.setString(1, workspace);
+        try (var rs = ps.executeQuery()) {
+          rs.next();
+          workspaceId = rs.getLong(1);
+        }
+      }
+      Principal p = new Principal("bench", workspaceId, null, EnumSet.allOf(Scope.class), Set.of());
       SearchIndex index = SearchIndex.open(root, db);
       try (Connection c = db.read()) {
         c.setAutoCommit(false);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Search benchmark (issue 3, "Performance"): N meetings with 40-100 KB transcripts generated
+# by seed from the bundled QMSum corpus, imported, reindexed (timed), then 300 fixed mixed
+# queries (bench/out/search/queries.txt) timed one at a time over HTTP, under 8 concurrent
+# connections with wrk, and in-process against the same index for the server's overhead.
+# Prints Markdown for docs/BENCHMARKS.md.
+#   bench/search-bench.sh [MEETINGS] [WRK_SECONDS]      (FRESH=1 regenerates the corpus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MEETINGS=${1:-20000}
+WRK_SECONDS=${2:-20}
+OUT=bench/out/search
+PORT=${BENCH_PORT:-18090}
+mkdir -p "$OUT"
+command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
+
+source <(sed -n '/^java_major()/,/^}/p; /^find_java_home()/,/^}/p' run.sh)
+export JAVA_HOME="$(find_java_home)"
+export PATH="$JAVA_HOME/bin:$PATH"
+JAVA="$JAVA_HOME/bin/java"
+# Run from a private copy of the classes: the source tree is shared and may be rebuilt meanwhile.
+mvn -B -q -DskipTests package >&2
+rm -rf "$OUT/cp" && mkdir -p "$OUT/cp" && cp -r target/classes target/test-classes target/lib "$OUT/cp/"
+CP="$OUT/cp/classes:$OUT/cp/test-classes:$OUT/cp/lib/*"
+JVM=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)   # as run.sh
+RUN=("${JVM[@]}" -cp "$CP" minutes.Main)
+BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
+
+export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
+if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then
+  rm -rf "$OUT/minutes.db"* "$OUT/index"
+  echo "generating $MEETINGS meetings..." >&2
+  "${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42 --out "$OUT/corpus.ndjson"
+  echo "importing (the import also builds the first index)..." >&2
+  "${RUN[@]}" import "$OUT/corpus.ndjson" | tail -2 >&2
+  rm -f "$OUT/corpus.ndjson"   # several GB; the database holds it all now
+fi
+SLUG=bench-1
+
+echo "reindexing..." >&2
+REINDEX=$("${RUN[@]}" reindex | tail -1)
+echo "$REINDEX" >&2
+KEY=$("${RUN[@]}" keys create --workspace "$SLUG" --scopes meetings:read --name search-bench | tail -1)
+"${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
+
+"${JVM[@]}" -cp "$CP" minutes.Main serve > "$OUT/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+
+echo "| what (300 queries, limit 50, snippets) | p50 ms | p95 ms | p99 ms | queries timed |"
+echo "|---|---|---|---|---|"
+"${BENCH[@]}" http "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" 10
+PATHS="$OUT/paths.txt" KEY="$KEY" wrk -t2 -c8 -d5s -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null  # warm-up
+WRK=$(PATHS="$OUT/paths.txt" KEY="$KEY" wrk -t2 -c8 -d"${WRK_SECONDS}s" --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
+HEAP=$(jcmd "$SERVER" GC.heap_info 2>/dev/null | grep -Eo 'used [0-9]+K' | head -1 || true)
+RSS=$(ps -o rss= -p "$SERVER" | awk '{printf "%.0f MB", $1/1024}')
+kill $SERVER; wait $SERVER 2>/dev/null || true
+trap - EXIT
+"${BENCH[@]}" inprocess "$OUT/minutes.db" "$OUT/index" "$OUT/queries.txt" "$SLUG" 10
+
+echo
+echo "wrk, 8 connections, ${WRK_SECONDS}s: p50 $(awk '$1=="50%"{print $2}' <<<"$WRK"), p99 $(awk '$1=="99%"{print $2}' <<<"$WRK"),"\
+  "$(awk '/Requests\/sec/{print $2}' <<<"$WRK") searches/s, non-2xx: $(awk '/Non-2xx/{print $5}' <<<"$WRK" | grep . || echo 0)"
+echo "reindex: $REINDEX"
+echo "server: -Xmx512m -XX:+UseSerialGC; heap used after the load: ${HEAP:-n/a}; RSS $RSS"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ); machine: $(nproc) cores, $(free -g | awk '/Mem/{print $2}') GB; load average $(cut -d' ' -f1-3 /proc/loadavg)"
