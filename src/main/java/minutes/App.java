@@ -8,7 +8,9 @@ import io.undertow.server.handlers.BlockingHandler;
 import io.undertow.server.handlers.encoding.ContentEncodingRepository;
 import io.undertow.server.handlers.encoding.EncodingHandler;
 import io.undertow.server.handlers.encoding.GzipEncodingProvider;
+import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -82,11 +84,13 @@ public final class App implements AutoCloseable {
         .open("/docs/{file}", docs.file());
     HttpHandler api = new BlockingHandler(new ErrorMapper(exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
+      exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
       routes.handler().handleRequest(exchange);
     }));
-    // gzip only pays off above about a kilobyte; below that the header costs more than it saves.
+    // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
-        .addEncodingHandler("gzip", new GzipEncodingProvider(), 50, Predicates.maxContentSize(GZIP_MIN_BYTES)))
+        .addEncodingHandler("gzip", new GzipEncodingProvider(), 50,
+            Predicates.and(ex -> ex.getRequestMethod().equals(Methods.GET), Predicates.maxContentSize(GZIP_MIN_BYTES))))
         .setNext(api);
     drain = new Drain(gzip);
     HttpHandler root = new AccessLog(metrics.recording(drain), config.logQueryText());

@@ -47,7 +47,8 @@ public final class OpenApiCheck {
     }
   }
 
-  static List<String> problems(String method, String rawPath, int status, HttpHeaders headers, String body) {
+  /** The ways an answer differs from the document; empty when it conforms. */
+  public static List<String> problems(String method, String rawPath, int status, HttpHeaders headers, String body) {
     List<String> problems = new ArrayList<>();
     String template = template(rawPath);
     if (template == null) {
@@ -118,6 +119,20 @@ public final class OpenApiCheck {
         p -> FACTORY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p), CONFIG));
     Set<ValidationMessage> errors = schema.validate(node);
     for (ValidationMessage e : errors) problems.add(e.getMessage());
+  }
+
+  /** Every JSON example of a 200 answer that does not validate against its own schema. */
+  public static List<String> exampleProblems() {
+    List<String> problems = new ArrayList<>();
+    for (String path : iterable(DOC.path("paths").fieldNames())) {
+      String pointer = "/paths/" + escape(path) + "/get/responses/200/content/application~1json";
+      JsonNode example = DOC.at(pointer + "/example");
+      if (example.isMissingNode()) continue;
+      JsonSchema schema = SCHEMAS.computeIfAbsent(pointer + "/schema",
+          p -> FACTORY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p), CONFIG));
+      for (ValidationMessage e : schema.validate(example)) problems.add(path + ": " + e.getMessage());
+    }
+    return problems;
   }
 
   /** The documented template a raw path falls under; literal paths win over templated ones. */

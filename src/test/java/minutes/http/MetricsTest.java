@@ -1,0 +1,66 @@
+package minutes.http;
+
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.MEETINGS;
+import static minutes.Fixtures.M1;
+import static minutes.Fixtures.M2;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.ApiServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** GET /metrics: Prometheus text, requests by route template and status, index, database and JVM gauges; the key switch. */
+class MetricsTest {
+  @RegisterExtension static final ApiServer api = new ApiServer();
+  @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", c -> c.withMetricsRequireKey(true));
+
+  private static double value(String metrics, String series) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
+    if (!m.find()) throw new AssertionError("no series " + series + " in:\n" + metrics);
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void requestsAreCountedByRouteTemplateAndStatusWithLatencyBuckets() {
+    api.get("/api/v1/meetings/" + M1, ALL);
+    api.get("/api/v1/meetings/" + M2, ALL);
+    api.get("/api/v1/meetings/" + M1, null);
+    api.get("/no/such/path", null);
+    ApiServer.Response r = api.get("/metrics", null);
+    assertEquals(200, r.status());
+    assertEquals("text/plain; version=0.0.4; charset=utf-8", r.header("Content-Type"));
+    String m = r.body();
+    String ok = "{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\"}";
+    assertTrue(value(m, "minutes_http_requests_seconds_count" + ok) >= 2);
+    assertTrue(value(m, "minutes_http_requests_seconds_count{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"401\"}") >= 1);
+    assertTrue(value(m, "minutes_http_requests_seconds_count{endpoint=\"unmatched\",method=\"GET\",status=\"404\"}") >= 1);
+    assertTrue(value(m, "minutes_http_requests_seconds_bucket{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\",le=\"+Inf\"}") >= 2);
+    assertTrue(m.contains("minutes_http_requests_seconds_bucket{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\",le=\"0.025\"}"));
+    assertFalse(m.contains(M1) || m.contains("/no/such/path"), "raw paths never become labels");
+  }
+
+  @Test
+  void indexDatabaseAndJvmGaugesHaveValues() {
+    String m = api.get("/metrics", null).body();
+    assertEquals(6, value(m, "minutes_index_documents")); // the meetings of fixtures.ndjson
+    assertTrue(value(m, "minutes_index_size_bytes") > 0);
+    assertEquals(0, value(m, "minutes_index_lag_entries"));
+    assertEquals(0, value(m, "minutes_index_lag_seconds"));
+    assertTrue(value(m, "minutes_database_size_bytes") > 0);
+    assertTrue(m.contains("jvm_memory_used_bytes{area=\"heap\""));
+  }
+
+  @Test
+  void withRequireKeyAnyValidKeyIsNeeded() {
+    ApiServer.Response refused = locked.get("/metrics", null);
+    assertEquals(401, refused.status());
+    assertEquals("Bearer", refused.header("WWW-Authenticate"));
+    assertEquals(401, locked.get("/metrics", ApiServer.REVOKED).status());
+    assertEquals(200, locked.get("/metrics", MEETINGS).status());
+  }
+}
