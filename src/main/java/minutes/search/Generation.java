@@ -128,6 +128,20 @@ final class Generation implements Closeable {
     seq = newSeq;
   }
 
+  /**
+   * Reads every file of the current commit and checks its checksum. Opening checks only the
+   * small files; a damaged byte in a large one would otherwise surface later as a failed search
+   * or, worse, as a wrong hit or snippet.
+   */
+  void verify() throws IOException {
+    IndexSearcher s = acquire();
+    try {
+      for (org.apache.lucene.index.LeafReaderContext leaf : s.getIndexReader().leaves()) leaf.reader().checkIntegrity();
+    } finally {
+      release(s);
+    }
+  }
+
   int numDocs() throws IOException {
     IndexSearcher s = acquire();
     try {
@@ -144,6 +158,8 @@ final class Generation implements Closeable {
     } finally {
       try {
         writer.rollback(); // closes without committing: every wanted change is committed already
+      } catch (org.apache.lucene.store.AlreadyClosedException e) {
+        // closed by a tragic error (e.g. an interrupted write at shutdown): nothing left to close
       } finally {
         dir.close();
       }

@@ -69,6 +69,10 @@ public final class SearchIndex implements AutoCloseable {
   private final Thread sync;
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
+  /** A generation a search could not read: the sync thread verifies it, and rebuilds if it is damaged. */
+  private volatile Generation suspect;
+  private static final String DAMAGED = "search index {} is damaged ({}): rebuilding it from the database, as `reindex` "
+      + "would; search answers 503 until the new index is live";
   private volatile boolean closed;
   private final java.util.concurrent.CountDownLatch firstLive = new java.util.concurrent.CountDownLatch(1);
 
@@ -104,12 +108,23 @@ public final class SearchIndex implements AutoCloseable {
       String name = IndexDirs.current(root);
       Generation g = name == null ? null : Generation.open(root, name);
       if (g != null && g.currentFormat()) {
+        try {
+          g.verify(); // a damaged file fails here, not later as a 500 or a wrong hit
+        } catch (IOException | RuntimeException e) {
+          g.close();
+          throw e;
+        }
         index.publish(g);
+        IndexDirs.deleteUnused(root, name); // what a reindex killed half-way left behind
       } else if (g != null) {
         g.close(); // written by an older version: the sync thread rebuilds it
       }
     } catch (IOException | RuntimeException e) {
-      log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
+      if (damaged(e)) {
+        log.error(DAMAGED, root, e.toString()); // the sync thread's first round rebuilds it
+      } else {
+        log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
+      }
     }
     return index;
   }
@@ -161,6 +176,12 @@ public final class SearchIndex implements AutoCloseable {
       }
       try {
         return q.isEmpty() ? List.of() : search(s, db, principal, q, limit, seq);
+      } catch (IOException e) {
+        // Local files that cannot be read: damage, never the caller's fault. Check it, answer 503 meanwhile.
+        suspect = g;
+        log.error("search index {} could not be read ({}): verifying it", g.name, e.toString());
+        throw ApiError.unavailable(RETRY_AFTER_SECONDS, "the search index could not be read; it is being checked "
+            + "and rebuilt if damaged; try again in a few seconds");
       } finally {
         g.release(s);
       }
@@ -291,7 +312,9 @@ public final class SearchIndex implements AutoCloseable {
         syncOnce();
       } catch (Exception e) {
         if (closed) return;
-        log.warn("search index sync failed; retrying in 2 s: {}", e.toString(), e);
+        // Typically a database without change_log yet (pending migration): say so, not a trace every 2 s.
+        log.warn("search index sync failed; retrying in 2 s: {}", e.toString());
+        log.debug("search index sync failure", e);
         pause = 2000;
       }
       try {
@@ -315,6 +338,19 @@ public final class SearchIndex implements AutoCloseable {
       }
       return; // the next round opens what CURRENT names
     }
+    if (g != null && g == suspect) {
+      suspect = null;
+      try {
+        g.verify();
+        log.info("search index {} verified: intact", g.name);
+      } catch (IOException | RuntimeException e) {
+        log.error(DAMAGED, g.name, e.toString());
+        live = null;
+        g.close();
+        rebuild(root, db, threads, Progress.NONE);
+        return;
+      }
+    }
     if (g == null || !g.name.equals(pointed)) {
       switchTo(pointed);
       return;
@@ -334,6 +370,11 @@ public final class SearchIndex implements AutoCloseable {
       next = Generation.open(root, name);
     } catch (LockObtainFailedException e) {
       log.debug("search index {} is still held by its builder; will retry", name);
+      return;
+    } catch (IOException | RuntimeException e) {
+      if (!damaged(e)) throw e;
+      log.error(DAMAGED, name, e.toString());
+      rebuild(root, db, threads, Progress.NONE);
       return;
     }
     try {
