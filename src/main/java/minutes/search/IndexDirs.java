@@ -51,6 +51,7 @@ final class IndexDirs {
   /** Creates the next, empty generation directory; never reuses a name. */
   static Path createNext(Path root) throws IOException {
     Files.createDirectories(root);
+    restrictToOwner(root);
     long next = generations(root).stream().mapToLong(IndexDirs::number).max().orElse(0) + 1;
     while (true) {
       Path dir = root.resolve(String.format("gen-%06d", next));
@@ -59,6 +60,18 @@ final class IndexDirs {
       } catch (FileAlreadyExistsException e) {
         next++; // another build took this name a moment ago
       }
+    }
+  }
+
+  /**
+   * The index holds the text of every meeting, as private as the database (0600): only the
+   * owner may enter the folder, whatever the umask gave the files inside.
+   */
+  private static void restrictToOwner(Path root) {
+    try {
+      Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    } catch (UnsupportedOperationException | IOException e) {
+      log.debug("cannot restrict {} to its owner: {}", root, e.toString());
     }
   }
 

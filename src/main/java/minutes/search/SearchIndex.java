@@ -384,6 +384,7 @@ public final class SearchIndex implements AutoCloseable {
         rebuild(root, db, threads, Progress.NONE);
         return;
       }
+      next.verify();
       if (catchUp(next, db, threads) < 0) {
         next.close();
         log.warn("search index {} is ahead of the database (another database?): rebuilding it", name);
@@ -392,7 +393,10 @@ public final class SearchIndex implements AutoCloseable {
       }
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
-      throw e;
+      if (!damaged(e)) throw e;
+      log.error(DAMAGED, name, e.toString());
+      rebuild(root, db, threads, Progress.NONE);
+      return;
     }
     Generation old = live;
     publish(next);
@@ -422,6 +426,25 @@ public final class SearchIndex implements AutoCloseable {
         c.rollback();
       }
     }
+  }
+
+  /**
+   * True for what Lucene reports when index files are damaged or missing (checksum, truncation,
+   * garbage headers, a deleted file): a rebuild from the database repairs it. Other failures
+   * (a full disk, permissions) are not repaired by rebuilding and are retried and logged instead.
+   */
+  static boolean damaged(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.lucene.index.CorruptIndexException
+          || t instanceof org.apache.lucene.index.IndexFormatTooOldException
+          || t instanceof org.apache.lucene.index.IndexFormatTooNewException
+          || t instanceof java.io.EOFException
+          || t instanceof java.nio.file.NoSuchFileException
+          || t instanceof java.io.FileNotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static long maxSeq(Connection c) throws SQLException {
