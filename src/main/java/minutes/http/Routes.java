@@ -24,7 +24,7 @@ public final class Routes {
   public Routes(Db db, String cacheControl) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.schema = new SchemaWatch(db);
+    this.schema = new SchemaWatch();
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     router.setInvalidMethodHandler(ex -> ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString())));
   }
@@ -39,7 +39,7 @@ public final class Routes {
           Principal principal = Auth.authenticate(ex, c);
           ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
           if (!principal.scopes().contains(scope)) throw ApiError.forbidden(scope);
-          schema.require(tables);
+          schema.require(c, tables);
           Json.ok(ex, endpoint.answer(new Request(ex, principal, new Params(ex), c)));
         } finally {
           c.rollback();

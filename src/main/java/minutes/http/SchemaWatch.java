@@ -1,5 +1,6 @@
 package minutes.http;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 import minutes.store.Db;
@@ -13,26 +14,25 @@ public final class SchemaWatch {
   private static final long REFRESH_NANOS = 1_000_000_000L;
   static final int RETRY_AFTER_SECONDS = 30;
 
-  private final Db db;
   private volatile Set<String> tables = Set.of();
   private volatile long readAt = Long.MIN_VALUE;
 
-  public SchemaWatch(Db db) {
-    this.db = db;
-  }
-
-  public void require(Set<String> needed) throws SQLException {
+  /**
+   * Throws 503 unless every table exists. Reads through the request's own connection: taking
+   * a second one from the pool while holding the first deadlocks once every request does so.
+   */
+  public void require(Connection c, Set<String> needed) throws SQLException {
     if (needed.isEmpty()) return;
     Set<String> known = tables;
-    if (!known.containsAll(needed) || System.nanoTime() - readAt > REFRESH_NANOS) known = refresh();
+    if (!known.containsAll(needed) || System.nanoTime() - readAt > REFRESH_NANOS) known = refresh(c);
     if (!known.containsAll(needed)) {
       throw ApiError.unavailable(RETRY_AFTER_SECONDS,
           "this endpoint needs a database migration that has not been applied yet (run: ./run.sh migrate)");
     }
   }
 
-  private Set<String> refresh() throws SQLException {
-    Set<String> now = Set.copyOf(db.tables());
+  private Set<String> refresh(Connection c) throws SQLException {
+    Set<String> now = Db.tables(c);
     tables = now;
     readAt = System.nanoTime();
     return now;

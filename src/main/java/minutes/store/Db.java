@@ -90,12 +90,11 @@ public final class Db implements AutoCloseable {
   }
 
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
-  public Set<String> tables() throws SQLException {
-    try (Connection c = read();
-        var rs = c.createStatement().executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {
+  public static Set<String> tables(Connection c) throws SQLException {
+    try (var rs = c.createStatement().executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {
       var names = new java.util.HashSet<String>();
       while (rs.next()) names.add(rs.getString(1));
-      return names;
+      return Set.copyOf(names);
     }
   }
 
