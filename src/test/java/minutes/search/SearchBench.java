@@ -172,15 +172,25 @@ public final class SearchBench {
     long hits = 0;
     for (String q : queries) hits += search.run(q);
     long[] nanos = new long[queries.size() * rounds];
+    long[] worst = new long[queries.size()];
     int i = 0;
     for (int r = 0; r < rounds; r++) {
-      for (String q : queries) {
+      for (int k = 0; k < queries.size(); k++) {
         long t = System.nanoTime();
-        search.run(q);
+        search.run(queries.get(k));
         nanos[i++] = System.nanoTime() - t;
+        worst[k] = Math.max(worst[k], nanos[i - 1]);
       }
     }
-    System.err.printf("(%d queries, %.1f hits per query on average)%n", queries.size(), (double) hits / queries.size());
+    Integer[] order = new Integer[queries.size()];
+    for (int k = 0; k < order.length; k++) order[k] = k;
+    Arrays.sort(order, (a, b) -> Long.compare(worst[b], worst[a]));
+    StringBuilder slowest = new StringBuilder();
+    for (int k = 0; k < Math.min(5, order.length); k++) {
+      slowest.append(String.format(" %s %.1f ms;", queries.get(order[k]), worst[order[k]] / 1e6));
+    }
+    System.err.printf("(%d queries, %.1f hits per query on average; slowest:%s)%n", queries.size(),
+        (double) hits / queries.size(), slowest);
     return nanos;
   }
 
