@@ -25,7 +25,7 @@ rm -rf "$OUT/minutes.db"* "$OUT/index"
 echo "generating $MEETINGS meetings..." >&2
 "${RUN[@]}" generate --meetings "$MEETINGS" --tasks-per-meeting 20 --workspaces 2 --seed 42 --out "$OUT/corpus.ndjson"
 echo "importing..." >&2
-IMPORT_LINE=$("${RUN[@]}" import "$OUT/corpus.ndjson" | tail -1)
+IMPORT_LINE=$("${RUN[@]}" import "$OUT/corpus.ndjson" | grep "^imported")
 echo "$IMPORT_LINE" >&2
 KEY=$("${RUN[@]}" keys create --workspace "$(sed -n '1s/.*"slug":"\([^"]*\)".*/\1/p' "$OUT/corpus.ndjson")" \
   --scopes meetings:read,action_items:read,transcripts:read | tail -1)
