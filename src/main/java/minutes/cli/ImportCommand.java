@@ -77,7 +77,14 @@ final class ImportCommand implements Callable<Integer> {
             + "(%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
         s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.bytes() / 1e6, s.seconds(),
         s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
-    out.println(minutes.search.SearchIndex.updateAfterImport(config));
+    try {
+      out.println(minutes.search.SearchIndex.updateAfterImport(config));
+    } catch (java.io.IOException e) {
+      // The data is in: say so, or the user takes the import for failed (e.g. a read-only index folder).
+      err.println("the import is complete, but the search index could not be updated: " + e.getMessage()
+          + "; a running server catches up by itself, otherwise run `reindex` once that is fixed");
+      return 1;
+    }
     return 0;
   }
 }

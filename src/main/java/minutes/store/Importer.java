@@ -141,6 +141,9 @@ public final class Importer {
 
   // ---------------------------------------------------------------- pass 2: write
 
+  /** SQLite's primary result code for a violated constraint (UNIQUE, PRIMARY KEY, FOREIGN KEY). */
+  private static final int SQLITE_CONSTRAINT = 19;
+
   private Summary write(List<Path> files, long totalBytes) throws IOException, SQLException {
     long[] counts = new long[6]; // lines, workspaces, users, companies, meetings, tasks
     try (Connection c = Db.openWriter(dbPath)) {
@@ -157,15 +160,23 @@ public final class Importer {
               default -> { counts[5] += w.meeting(n); counts[4]++; }
             }
           } catch (SQLException e) {
-            // Only a clash with rows already in the database gets here (e.g. a task id that
-            // belongs to another meeting); the transaction is rolled back below.
+            // A full disk or an I/O error is not the line's fault: report it as it is.
+            if (e.getErrorCode() != SQLITE_CONSTRAINT) throw e;
+            // A clash with rows already in the database (e.g. a task id that belongs to
+            // another meeting); the transaction is rolled back below.
             throw new Refused(List.of(new LineError(file, lineNo, null,
                 "conflicts with the database: " + conflictReason(e))), 1);
           }
         });
         c.commit();
       } catch (RuntimeException | IOException | SQLException e) {
-        c.rollback();
+        try {
+          c.rollback();
+        } catch (SQLException alreadyRolledBack) {
+          // After SQLITE_FULL or an I/O error SQLite has rolled back by itself; the rollback's
+          // "no transaction is active" would hide the real cause (found by scripts/fault-test.sh).
+          e.addSuppressed(alreadyRolledBack);
+        }
         throw e;
       }
     }
