@@ -44,6 +44,7 @@ public final class App implements AutoCloseable {
   private static final Set<String> CORE = Set.of("meeting");
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
   private static final long GZIP_MIN_BYTES = 1024;
+  private static final long STOP_WAIT_MILLIS = 1000;
   private static final HttpString NOSNIFF = HttpString.tryFromString("X-Content-Type-Options");
 
   private final Config config;
@@ -125,6 +126,24 @@ public final class App implements AutoCloseable {
     return v == null ? "dev" : v;
   }
 
+  /**
+   * Undertow's stop() waits for every open connection to close, so a client that never
+   * finishes its request would hold shutdown forever: after a short wait, close them all.
+   */
+  private void stopServer() {
+    Thread stopper = new Thread(server::stop, "http-stop");
+    stopper.start();
+    try {
+      stopper.join(STOP_WAIT_MILLIS);
+      if (stopper.isAlive()) {
+        server.getWorker().shutdownNow();
+        stopper.join(STOP_WAIT_MILLIS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static boolean isLoopback(String host) {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
@@ -134,23 +153,22 @@ public final class App implements AutoCloseable {
   }
 
   /**
-   * Stops gracefully: no new connections, requests in flight may finish (up to
-   * http.shutdown_seconds), then the search index is committed and closed and SQLite closed.
-   * Safe to call more than once.
+   * Stops gracefully: new requests get 503 at once, requests in flight may finish (up to
+   * http.shutdown_seconds), then the listener stops, the search index is committed and
+   * closed, and SQLite closed. Safe to call more than once.
    */
   @Override
   public void close() {
     if (closed.getAndSet(true)) return;
     long started = System.nanoTime();
     if (server != null) {
-      server.getListenerInfo().forEach(Undertow.ListenerInfo::suspend);
       try {
         int left = drain.drain(Duration.ofSeconds(config.shutdownSeconds()));
         if (left > 0) log.warn("stopping with {} request(s) still running after {} s", left, config.shutdownSeconds());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      server.stop();
+      stopServer();
     }
     if (taskIndex != null) taskIndex.close();
     if (search != null) search.close();

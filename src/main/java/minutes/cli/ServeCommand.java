@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import minutes.App;
 import minutes.config.Config;
 import minutes.generate.DemoData;
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code serve} (also the default): starts the API. On a database without any workspace it
@@ -67,12 +70,33 @@ final class ServeCommand implements Callable<Integer> {
     out.println("minutes is serving on " + base + " (Ctrl-C to stop)");
     out.flush();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Thread shutdown = new Thread(() -> {
       app.close();
       stopped.countDown();
-    }, "shutdown"));
+    }, "shutdown");
+    onStopSignal(shutdown);
+    // Any other way the JVM ends (System.exit, SIGHUP) still closes the index and database.
+    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "shutdown-hook"));
     stopped.await();
     return 0;
+  }
+
+  /**
+   * The first SIGTERM or SIGINT starts a graceful stop; a second one exits at once. A plain
+   * shutdown hook cannot do this: the JVM ignores further signals while its hooks run.
+   */
+  private static void onStopSignal(Thread shutdown) {
+    AtomicBoolean signalled = new AtomicBoolean();
+    SignalHandler handler = signal -> {
+      if (signalled.getAndSet(true)) {
+        log.warn("second SIG{}: exiting now, without waiting for requests in flight", signal.getName());
+        Runtime.getRuntime().halt(128 + signal.getNumber());
+      }
+      log.info("SIG{}: stopping gracefully (send it again to exit at once)", signal.getName());
+      shutdown.start();
+    };
+    Signal.handle(new Signal("TERM"), handler);
+    Signal.handle(new Signal("INT"), handler);
   }
 
   /** True for a missing database or one that holds no workspace yet. */
