@@ -155,6 +155,13 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
+  /** Field names of a JSON object, in the order the server wrote them. */
+  public static List<String> fields(JsonNode object) {
+    List<String> names = new java.util.ArrayList<>();
+    object.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
   /** A received answer. */
   public record Response(int status, HttpHeaders headers, String body) {
     public JsonNode json() {

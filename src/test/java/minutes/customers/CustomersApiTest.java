@@ -26,11 +26,11 @@ class CustomersApiTest {
   @Test
   void workspaceKeyListsEveryCompanyByLastMeetingThenName() {
     JsonNode body = api.get("/api/v1/customers", ALL).json();
-    assertEquals(List.of("data"), List.copyOf(fields(body)));
+    assertEquals(List.of("data"), List.copyOf(ApiServer.fields(body)));
     // Initech: M1 (invited, absent, still a participant) and M2 (03-05); Globex: M1 (03-02); Hooli: none.
     assertEquals(List.of("Initech", "Globex", "Hooli"), names(body));
     JsonNode initech = body.get("data").get(0);
-    assertEquals(List.of("id", "name", "domains", "meeting_count", "last_meeting_at"), fields(initech));
+    assertEquals(List.of("id", "name", "domains", "meeting_count", "last_meeting_at"), ApiServer.fields(initech));
     assertEquals(List.of("initech.com", "initech.de"), strings(initech.get("domains")));
     assertEquals(2, initech.get("meeting_count").asInt());
     assertEquals("2026-03-05T13:00:00Z", initech.get("last_meeting_at").asText());
@@ -59,11 +59,6 @@ class CustomersApiTest {
     assertEquals(1, other.get("data").get(0).get("meeting_count").asInt(), "its own meeting only");
   }
 
-  private static List<String> fields(JsonNode n) {
-    List<String> names = new ArrayList<>();
-    n.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
 
   private static List<String> strings(JsonNode array) {
     List<String> out = new ArrayList<>();

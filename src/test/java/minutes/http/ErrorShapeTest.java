@@ -36,19 +36,13 @@ class ErrorShapeTest {
     assertEquals(status, r.status(), r.body());
     assertEquals("application/json; charset=utf-8", r.header("Content-Type"));
     JsonNode e = r.json().get("error");
-    assertEquals(List.of("error"), List.copyOf(iter(r.json())));
-    assertEquals(List.of("status", "code", "field", "message"), List.copyOf(iter(e)));
+    assertEquals(List.of("error"), ApiServer.fields(r.json()));
+    assertEquals(List.of("status", "code", "field", "message"), ApiServer.fields(e));
     assertEquals(status, e.get("status").asInt());
     assertEquals(code, e.get("code").asText());
     assertFalse(e.get("message").asText().isBlank());
     assertFalse(r.body().contains("Exception") || r.body().contains("SELECT") || r.body().contains("/work/"),
         "no trace, SQL or path: " + r.body());
-  }
-
-  private static List<String> iter(JsonNode n) {
-    List<String> names = new java.util.ArrayList<>();
-    n.fieldNames().forEachRemaining(names::add);
-    return names;
   }
 
   @Test

@@ -9,10 +9,10 @@ import static minutes.Fixtures.M3;
 import static minutes.Fixtures.M4;
 import static minutes.Fixtures.M5;
 import static minutes.Fixtures.O1;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
-import java.util.Map;
 import minutes.ApiServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -71,13 +71,10 @@ class IsolationTest {
         "/api/v1/meetings/" + M3 + "/participants", "/api/v1/meetings/" + M3 + "/action-items")) {
       var ws = api.get(path, ApiServer.ALL).json();
       var personal = api.get(path, ANN).json();
-      assertFalse(!fields(ws).equals(fields(personal)), path);
+      assertEquals(ApiServer.fields(ws), ApiServer.fields(personal), path);
+      if (ws.has("data")) {
+        assertEquals(ApiServer.fields(ws.get("data").get(0)), ApiServer.fields(personal.get("data").get(0)), path);
+      }
     }
-  }
-
-  private static Map<String, Boolean> fields(com.fasterxml.jackson.databind.JsonNode n) {
-    Map<String, Boolean> f = new java.util.TreeMap<>();
-    n.fieldNames().forEachRemaining(name -> f.put(name, true));
-    return f;
   }
 }

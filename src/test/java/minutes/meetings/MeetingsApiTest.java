@@ -45,7 +45,7 @@ class MeetingsApiTest {
     assertEquals(5, page.at("/pagination/total").asInt());
     JsonNode m2 = page.get("data").get(1);
     assertEquals(List.of("id", "title", "platform", "source", "status", "starts_at", "ends_at", "created_at", "organizer_email"),
-        fieldNames(m2));
+        ApiServer.fields(m2));
     assertEquals("Weekly sync with Initech", m2.get("title").asText());
     assertEquals("teams", m2.get("platform").asText());
     assertEquals("url", m2.get("source").asText());
@@ -133,7 +133,7 @@ class MeetingsApiTest {
   void meetingHasEveryFieldWithNestedParticipantsAndCurrentMinutes() {
     JsonNode m = api.get("/api/v1/meetings/" + M1, ALL).json();
     assertEquals(List.of("id", "title", "platform", "source", "status", "starts_at", "ends_at", "join_url",
-        "organizer_email", "created_at", "template_id", "participants", "protocol"), fieldNames(m));
+        "organizer_email", "created_at", "template_id", "participants", "protocol"), ApiServer.fields(m));
     assertEquals(M1, m.get("id").asText());
     assertEquals("Quarterly planning with Müller", m.get("title").asText());
     assertEquals("https://zoom.example/j/123", m.get("join_url").asText());
@@ -144,7 +144,7 @@ class MeetingsApiTest {
     JsonNode people = m.get("participants");
     assertEquals(5, people.size());
     assertEquals(List.of("display_name", "email", "is_internal", "source", "approx_joined_at", "approx_left_at"),
-        fieldNames(people.get(0)));
+        ApiServer.fields(people.get(0)));
     assertTrue(people.get(0).get("is_internal").asBoolean());
     assertFalse(people.get(1).get("is_internal").asBoolean(), "globex.com is a customer's domain");
     assertEquals("2026-03-02T09:33:00Z", people.get(1).get("approx_joined_at").asText());
@@ -155,13 +155,13 @@ class MeetingsApiTest {
     assertEquals("manual", people.get(4).get("source").asText());
 
     JsonNode p = m.get("protocol");
-    assertEquals(List.of("id", "tldr", "content_md", "generated_at", "edited_at", "action_items"), fieldNames(p));
+    assertEquals(List.of("id", "tldr", "content_md", "generated_at", "edited_at", "action_items"), ApiServer.fields(p));
     assertEquals("2026-03-03T08:00:00Z", p.get("generated_at").asText(), "the most recent minutes");
     assertEquals("2026-03-03T09:15:00Z", p.get("edited_at").asText());
     assertTrue(p.get("content_md").asText().startsWith("# Quarterly planning"));
     JsonNode tasks = p.get("action_items");
     assertEquals(5, tasks.size());
-    assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status"), fieldNames(tasks.get(0)));
+    assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status"), ApiServer.fields(tasks.get(0)));
     assertEquals("Send the revised forecast to finance", tasks.get(0).get("task").asText(), "order of the minutes");
     assertTrue(tasks.get(2).get("owner_name").isNull());
     assertTrue(tasks.get(2).get("due").isNull());
@@ -202,12 +202,12 @@ class MeetingsApiTest {
   @Test
   void participantsCarryDomainAndAttendance() {
     JsonNode body = api.get("/api/v1/meetings/" + M1 + "/participants", ALL).json();
-    assertEquals(List.of("meeting_id", "data"), fieldNames(body));
+    assertEquals(List.of("meeting_id", "data"), ApiServer.fields(body));
     assertEquals(M1, body.get("meeting_id").asText());
     JsonNode rows = body.get("data");
     assertEquals(5, rows.size());
     assertEquals(List.of("display_name", "email", "is_internal", "source", "approx_joined_at", "approx_left_at",
-        "domain", "attended"), fieldNames(rows.get(0)));
+        "domain", "attended"), ApiServer.fields(rows.get(0)));
     assertEquals("globex.com", rows.get(1).get("domain").asText(), "lower-cased");
     assertEquals("Hans@Globex.com", rows.get(1).get("email").asText(), "as given");
     assertFalse(rows.get(2).get("attended").asBoolean());
@@ -217,9 +217,4 @@ class MeetingsApiTest {
     assertEquals(0, empty.get("data").size());
   }
 
-  static List<String> fieldNames(JsonNode n) {
-    List<String> names = new ArrayList<>();
-    n.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
 }

@@ -36,12 +36,12 @@ class TasksApiTest {
   @Test
   void meetingTasksComeFromTheMostRecentMinutesByDueThenPosition() {
     JsonNode body = api.get("/api/v1/meetings/" + M1 + "/action-items", ALL).json();
-    assertEquals(List.of("meeting_id", "data", "pagination"), fieldNames(body));
+    assertEquals(List.of("meeting_id", "data", "pagination"), ApiServer.fields(body));
     assertEquals(M1, body.get("meeting_id").asText());
     assertEquals(List.of("Book the offsite venue", "Send the revised forecast to finance", "Duplicate of the forecast task",
         "Drop the old reporting template", "Clarify who owns the hiring plan"), tasks(body));
     JsonNode first = body.get("data").get(0);
-    assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status", "protocol_id"), fieldNames(first));
+    assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status", "protocol_id"), ApiServer.fields(first));
     assertEquals("2026-03-12", first.get("due").asText());
     assertEquals("resolved_in_meeting", first.get("verdict").asText());
     assertEquals("done", first.get("status").asText());
@@ -116,7 +116,7 @@ class TasksApiTest {
   @Test
   void crossMeetingTasksOrderByDueNoDueLastThenMeetingStartDescending() {
     JsonNode body = api.get("/api/v1/action-items", ALL).json();
-    assertEquals(List.of("data", "pagination"), fieldNames(body));
+    assertEquals(List.of("data", "pagination"), ApiServer.fields(body));
     // Superseded minutes contribute nothing; the other workspace never shows.
     assertEquals(List.of(
         "Review the contract draft",                 // 03-09
@@ -132,7 +132,7 @@ class TasksApiTest {
         withSameDueSortedById(tasks(body), body));
     JsonNode t = body.get("data").get(0);
     assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status", "meeting_id", "meeting_title",
-        "meeting_starts_at", "protocol_id"), fieldNames(t));
+        "meeting_starts_at", "protocol_id"), ApiServer.fields(t));
     assertEquals(M2, t.get("meeting_id").asText());
     assertEquals("Weekly sync with Initech", t.get("meeting_title").asText());
     assertEquals("2026-03-05T13:00:00Z", t.get("meeting_starts_at").asText());
@@ -213,9 +213,4 @@ class TasksApiTest {
     assertEquals(10, seen.size());
   }
 
-  static List<String> fieldNames(JsonNode n) {
-    List<String> names = new ArrayList<>();
-    n.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
 }

@@ -22,11 +22,11 @@ class TranscriptApiTest {
   @Test
   void segmentsComeInTimeOrderWithEveryField() {
     JsonNode body = api.get("/api/v1/meetings/" + M1 + "/transcript", ALL).json();
-    assertEquals(List.of("meeting_id", "data", "pagination"), fields(body));
+    assertEquals(List.of("meeting_id", "data", "pagination"), ApiServer.fields(body));
     assertEquals(M1, body.get("meeting_id").asText());
     JsonNode data = body.get("data");
     assertEquals(3, data.size());
-    assertEquals(List.of("index", "speaker_name", "speaker_email", "start_ms", "end_ms", "text"), fields(data.get(0)));
+    assertEquals(List.of("index", "speaker_name", "speaker_email", "start_ms", "end_ms", "text"), ApiServer.fields(data.get(0)));
     // The file lists the 9000 ms segment before the 4300 ms one: the answer is in time order.
     assertEquals(List.of(0L, 4300L, 9000L), List.of(data.get(0).get("start_ms").asLong(),
         data.get(1).get("start_ms").asLong(), data.get(2).get("start_ms").asLong()));
@@ -69,9 +69,4 @@ class TranscriptApiTest {
     assertEquals("limit", r.json().at("/error/field").asText());
   }
 
-  private static List<String> fields(JsonNode n) {
-    List<String> names = new ArrayList<>();
-    n.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
 }
