@@ -86,7 +86,8 @@ public final class SearchBench {
       List<String> phrases = new ArrayList<>();
       var stored = reader.storedFields();
       while (phrases.size() < 60) {
-        String text = stored.document(random.nextInt(reader.maxDoc())).get(IndexedMeeting.TRANSCRIPT);
+        // The first stored chunk of a transcript (StoredText) is text enough to take a phrase from.
+        String text = stored.document(random.nextInt(reader.maxDoc())).get(IndexedMeeting.TRANSCRIPT + ".text");
         if (text == null) continue;
         String[] words = text.substring(random.nextInt(Math.max(1, text.length() - 200))).split(" ");
         if (words.length < 5) continue;
