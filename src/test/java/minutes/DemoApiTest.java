@@ -1,0 +1,124 @@
+package minutes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import minutes.config.Config;
+import minutes.generate.DemoData;
+import minutes.generate.QmsumCorpus;
+import minutes.http.Json;
+import minutes.http.Scope;
+import minutes.keys.ApiKeys;
+import minutes.store.Db;
+import minutes.store.Importer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bundled demo data, imported as a first start does, answers consistently on every endpoint. */
+class DemoApiTest {
+  @TempDir static Path dir;
+  static App app;
+  static String all, ann, bob;
+  static final HttpClient client = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path demo = dir.resolve("demo.ndjson");
+    try (Writer w = Files.newBufferedWriter(demo)) {
+      DemoData.write(QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH), w);
+    }
+    Config config = Config.load(null, java.util.Map.of("MINUTES_DB_PATH", dir.resolve("m.db").toString(),
+        "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_HTTP_PORT", "0"));
+    new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(demo));
+    try (Connection c = Db.openWriter(config.dbPath())) {
+      all = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), null, null).secret();
+      ann = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), "ann@demo.example", null).secret();
+      bob = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), "bob@demo.example", null).secret();
+    }
+    app = new App(config).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) app.close();
+  }
+
+  static JsonNode get(String path, String key) throws Exception {
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
+        .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), path + ": " + r.body());
+    return Json.MAPPER.readTree(r.body());
+  }
+
+  @Test
+  void everyListedMeetingOpensAndItsTasksAndTranscriptAddUp() throws Exception {
+    JsonNode meetings = get("/api/v1/meetings?limit=200", all);
+    int count = meetings.get("data").size();
+    assertEquals(count, meetings.at("/pagination/total").asInt());
+    assertTrue(count >= 20 && count <= 40, "a demo of 20-40 meetings, got " + count);
+    Set<String> statuses = new HashSet<>();
+    long tasksOfMeetings = 0;
+    for (JsonNode row : meetings.get("data")) {
+      String id = row.get("id").asText();
+      statuses.add(row.get("status").asText());
+      JsonNode m = get("/api/v1/meetings/" + id, all);
+      assertEquals(row.get("title"), m.get("title"));
+      JsonNode people = get("/api/v1/meetings/" + id + "/participants", all);
+      assertEquals(m.get("participants").size(), people.get("data").size());
+      JsonNode tasks = get("/api/v1/meetings/" + id + "/action-items?limit=200", all);
+      int nested = m.get("protocol").isNull() ? 0 : m.at("/protocol/action_items").size();
+      assertEquals(nested, tasks.at("/pagination/total").asInt(), id);
+      tasksOfMeetings += nested;
+      JsonNode transcript = get("/api/v1/meetings/" + id + "/transcript?limit=5000", all);
+      JsonNode segments = transcript.get("data");
+      for (int i = 0; i < segments.size(); i++) assertEquals(i, segments.get(i).get("index").asInt());
+      assertEquals(segments.size(), transcript.at("/pagination/total").asInt());
+    }
+    assertEquals(Set.of("scheduled", "live", "processing", "ready", "failed", "no_bot", "no_speech"), statuses);
+    assertEquals(tasksOfMeetings, get("/api/v1/action-items", all).at("/pagination/total").asLong());
+  }
+
+  @Test
+  void annAndBobSeeDifferentMeetings() throws Exception {
+    Set<String> annIds = ids(get("/api/v1/meetings?limit=200", ann));
+    Set<String> bobIds = ids(get("/api/v1/meetings?limit=200", bob));
+    Set<String> allIds = ids(get("/api/v1/meetings?limit=200", all));
+    assertTrue(allIds.containsAll(annIds) && allIds.containsAll(bobIds));
+    assertTrue(!annIds.equals(bobIds) && !annIds.isEmpty() && !bobIds.isEmpty());
+    for (String id : allIds) {
+      int status = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/v1/meetings/" + id))
+          .header("Authorization", "Bearer " + ann).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      assertEquals(annIds.contains(id) ? 200 : 404, status);
+    }
+  }
+
+  @Test
+  void customersCountTheirMeetings() throws Exception {
+    JsonNode customers = get("/api/v1/customers", all).get("data");
+    assertTrue(customers.size() >= 3);
+    JsonNode last = customers.get(customers.size() - 1);
+    assertEquals(0, last.get("meeting_count").asInt(), "a company without meetings sorts last");
+    assertTrue(customers.get(0).get("meeting_count").asInt() > 0);
+  }
+
+  private static Set<String> ids(JsonNode page) {
+    Set<String> ids = new HashSet<>();
+    page.get("data").forEach(r -> ids.add(r.get("id").asText()));
+    return ids;
+  }
+}
