@@ -25,6 +25,9 @@ public final class AccessLog implements HttpHandler {
   static final AttachmentKey<String> KEY_ID = AttachmentKey.create(String.class);
   // Short, printable, no spaces or quotes: safe to echo and to log as it is.
   private static final Pattern SANE_ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+  // An API key (mk_ and 43 characters) pasted where it does not belong: never log or echo it.
+  private static final Pattern KEY_LIKE = Pattern.compile("mk_[A-Za-z0-9_-]{20,}");
+  private static final String REDACTED = "[redacted]";
 
   private final HttpHandler next;
   private final boolean logQueryText;
@@ -37,7 +40,8 @@ public final class AccessLog implements HttpHandler {
   @Override
   public void handleRequest(HttpServerExchange ex) throws Exception {
     String incoming = ex.getRequestHeaders().getFirst(REQUEST_ID);
-    String id = incoming != null && SANE_ID.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
+    String id = incoming != null && SANE_ID.matcher(incoming).matches() && !KEY_LIKE.matcher(incoming).find()
+        ? incoming : UUID.randomUUID().toString();
     ex.getResponseHeaders().put(REQUEST_ID, id);
     Instant arrived = Instant.now();
     ex.addExchangeCompleteListener((done, nextListener) -> {
@@ -59,7 +63,7 @@ public final class AccessLog implements HttpHandler {
         .append(" request_id=").append(id)
         .append(" method=").append(quote(ex.getRequestMethod().toString()))
         .append(" route=").append(quote(route(ex)))
-        .append(" path=").append(quote(ex.getRequestPath()));
+        .append(" path=").append(quote(KEY_LIKE.matcher(ex.getRequestPath()).replaceAll(REDACTED)));
     if (!ex.getQueryString().isEmpty()) b.append(" query=").append(quote(query(ex.getQueryString())));
     return b.append(" status=").append(ex.getStatusCode())
         .append(" ms=").append(String.format("%.1f", ms))
@@ -74,25 +78,32 @@ public final class AccessLog implements HttpHandler {
     return m == null ? "unmatched" : m.getMatchedTemplate();
   }
 
-  /** The raw query string with the value of q replaced, unless the operator asked for search terms. */
+  /**
+   * The raw query string with the value of q replaced, unless the operator asked for search
+   * terms, and any parameter that holds something shaped like a key replaced whole.
+   */
   private String query(String raw) {
-    if (logQueryText) return raw;
     StringBuilder b = new StringBuilder(raw.length());
     for (String pair : raw.split("&", -1)) {
       if (!b.isEmpty()) b.append('&');
       int eq = pair.indexOf('=');
       String name = eq < 0 ? pair : pair.substring(0, eq);
-      boolean isQ = name.equals("q") || decodesToQ(name);
-      b.append(isQ ? name + "=[redacted]" : pair);
+      if (holdsKey(pair)) b.append(REDACTED);
+      else if (!logQueryText && "q".equals(decoded(name))) b.append(name).append('=').append(REDACTED);
+      else b.append(pair);
     }
     return b.toString();
   }
 
-  private static boolean decodesToQ(String name) {
+  private static boolean holdsKey(String raw) {
+    return KEY_LIKE.matcher(raw).find() || KEY_LIKE.matcher(decoded(raw)).find();
+  }
+
+  private static String decoded(String raw) {
     try {
-      return "q".equals(URLDecoder.decode(name, StandardCharsets.UTF_8));
+      return URLDecoder.decode(raw, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException malformed) {
-      return false;
+      return raw;
     }
   }
 

@@ -37,11 +37,12 @@ public final class Json {
   /** Sends a body; a 200 to GET or HEAD carries an ETag and becomes a bodiless 304 when the client has it. */
   public static void sendBytes(HttpServerExchange ex, int status, String contentType, byte[] bytes) {
     ex.setStatusCode(status);
+    // Even a bodiless 304 names the type its 200 would have (decisions.md: every answer is JSON).
+    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, contentType);
     if (status == 200 && Conditional.notModified(ex, bytes)) {
       ex.endExchange();
       return;
     }
-    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, contentType);
     ex.getResponseHeaders().put(Headers.CONTENT_LENGTH, bytes.length);
     ex.getResponseSender().send(ByteBuffer.wrap(bytes));
   }

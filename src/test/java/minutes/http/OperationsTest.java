@@ -60,7 +60,13 @@ class OperationsTest {
     try {
       api.send("GET", "/api/v1/search?limit=5&q=Quarterly%20planning", auth("X-Request-Id", "log-test-1"));
       api.send("GET", "/api/v1/meetings", Map.of("Authorization", "Bearer " + api.key(ALL) + "x", "X-Request-Id", "log-test-2"));
+      // A key pasted into the path, the query or the request id is neither logged nor echoed.
+      String key = api.key(ApiServer.MEETINGS);
+      ApiServer.Response pasted = api.send("GET", "/x/" + key + "?limit=2&access_token=" + key + "&t=%6Dk_" + key.substring(3),
+          Map.of("X-Request-Id", key));
+      assertNotEquals(key, pasted.header("X-Request-Id"));
       waitFor(captured, "request_id=log-test-2");
+      waitFor(captured, "request_id=" + pasted.header("X-Request-Id"));
     } finally {
       System.setErr(original);
     }
@@ -72,7 +78,8 @@ class OperationsTest {
     assertFalse(search.contains("key=-"), "the key id is logged: " + search);
     String refused = line(log, "request_id=log-test-2");
     assertTrue(refused.contains("status=401") && refused.endsWith("key=-"), refused);
-    assertFalse(log.contains(api.key(ALL)), "a key was logged");
+    assertFalse(log.contains(api.key(ALL)) || log.contains(api.key(ApiServer.MEETINGS)), "a key was logged:\n" + log);
+    assertTrue(line(log, "path=\"/x/[redacted]\"").contains("query=\"limit=2&[redacted]&[redacted]\""), log);
     assertFalse(log.contains("Quarterly") || log.contains("planning"), "search text was logged");
   }
 
@@ -95,6 +102,7 @@ class OperationsTest {
     assertTrue(big.body().length() > 1024, "the test needs an answer over 1 KB");
     assertEquals("Accept-Encoding", big.header("Vary"));
     assertNull(api.get("/api/v1/meetings/" + M1, ALL).header("Content-Encoding"), "not accepted, not compressed");
+    assertNull(api.send("GET", "/api/v1/meetings/" + M1, auth("Accept-Encoding", "gzip;q=0")).header("Content-Encoding"));
     assertNull(api.send("GET", "/healthz", Map.of("Accept-Encoding", "gzip")).header("Content-Encoding"), "small stays plain");
     ApiServer.Response head = api.send("HEAD", "/api/v1/meetings/" + M1, auth("Accept-Encoding", "gzip"));
     assertNull(head.header("Content-Encoding"), "HEAD reports the plain length");
@@ -108,6 +116,7 @@ class OperationsTest {
     ApiServer.Response again = api.send("GET", "/api/v1/meetings/" + M1, auth("If-None-Match", etag));
     assertEquals(304, again.status());
     assertEquals("", again.body());
+    assertEquals(Json.CONTENT_TYPE, again.header("Content-Type"));
     assertEquals(etag, again.header("ETag"));
     assertEquals(304, api.send("GET", "/api/v1/meetings/" + M1, auth("If-None-Match", "\"other\", " + etag.substring(2))).status());
     assertEquals(200, api.send("GET", "/api/v1/meetings/" + M1, auth("If-None-Match", "W/\"stale\"")).status());
