@@ -19,7 +19,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "minutes", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = "Self-hosted read-only API over meeting notes, with full-text search.",
     subcommands = {ServeCommand.class, ImportCommand.class, KeysCommand.class, MigrateCommand.class,
-        ReindexCommand.class, minutes.generate.GenerateCommand.class})
+        ReindexCommand.class, BackupCommand.class, minutes.generate.GenerateCommand.class})
 public final class Cli implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--config", scope = ScopeType.INHERIT, paramLabel = "FILE",
       description = "Properties file (default: config/minutes.properties when it exists).")

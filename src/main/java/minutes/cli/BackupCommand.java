@@ -1,0 +1,82 @@
+package minutes.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.concurrent.Callable;
+import minutes.config.Config;
+import minutes.store.Db;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.FSDirectory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code backup --out DIR}: a consistent copy of the database and the search index, safe
+ * while the server runs. The index is copied first, then the database, so the copied index
+ * is never ahead of the copied database; on restore the server applies what the index lacks.
+ */
+@Command(name = "backup", description = "Copy the database and the search index to a new folder; safe while the server runs.")
+final class BackupCommand implements Callable<Integer> {
+  /** Lucene may delete an older commit's files while we copy; then we copy the newer commit. */
+  private static final int INDEX_ATTEMPTS = 5;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder to create; must not exist yet.")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    Config config = Cli.config(spec);
+    PrintWriter print = spec.commandLine().getOut();
+    if (Files.exists(out)) throw new Cli.UserError(out + " already exists; choose a new folder");
+    if (!Files.isRegularFile(config.dbPath())) throw new Cli.UserError("no database at " + config.dbPath());
+    Files.createDirectories(out);
+    String generation = copyIndex(config.indexPath(), out.resolve("index"));
+    Path db = out.resolve("minutes.db");
+    // VACUUM INTO writes one consistent snapshot (a read transaction) without blocking the server.
+    try (Connection c = Db.openWriter(config.dbPath());
+        PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
+      ps.setString(1, db.toAbsolutePath().toString());
+      ps.execute();
+    }
+    print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
+        generation == null ? "no search index (none built yet; the server builds one from the database)"
+            : "search index " + generation, out);
+    return 0;
+  }
+
+  /** Copies the files of the live generation's latest commit; returns its name, or null when there is none. */
+  private static String copyIndex(Path root, Path target) throws IOException {
+    Path pointer = root.resolve("CURRENT"); // the layout of docs/SEARCH.md: CURRENT names the live gen-NNNNNN
+    if (!Files.isRegularFile(pointer)) return null;
+    String name = Files.readString(pointer, StandardCharsets.UTF_8).strip();
+    Path source = root.resolve(name);
+    if (!name.matches("gen-\\d{6,9}") || !Files.isDirectory(source)) return null;
+    Path dir = target.resolve(name);
+    for (int attempt = 1; ; attempt++) {
+      Files.createDirectories(dir);
+      try (FSDirectory d = FSDirectory.open(source)) {
+        // A commit's files are never changed, only deleted once a newer commit replaces them.
+        for (String file : SegmentInfos.readLatestCommit(d).files(true)) {
+          Files.copy(source.resolve(file), dir.resolve(file));
+        }
+        Files.writeString(target.resolve("CURRENT"), name + "\n", StandardCharsets.UTF_8);
+        return name;
+      } catch (NoSuchFileException e) {
+        if (attempt == INDEX_ATTEMPTS) throw e;
+        try (var files = Files.list(dir)) {
+          for (Path p : files.toList()) Files.delete(p);
+        }
+      }
+    }
+  }
+}
