@@ -105,6 +105,22 @@ class CliTest {
   }
 
   @Test
+  void importReadsStandardInputForDash() throws Exception {
+    var saved = System.in;
+    System.setIn(new java.io.ByteArrayInputStream(
+        "{\"kind\":\"user\",\"workspace\":\"acme\",\"email\":\"new@acme.com\",\"name\":\"New\"}\n"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    try {
+      Run r = run("import", "-");
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.out().contains("1 users"), r.out());
+    } finally {
+      System.setIn(saved);
+    }
+    assertEquals(0, run("keys", "create", "--workspace", "acme", "--scopes", "meetings:read", "--user", "new@acme.com").code());
+  }
+
+  @Test
   void migrateReportsUpToDate() {
     Run r = run("migrate");
     assertEquals(0, r.code(), r.err());
