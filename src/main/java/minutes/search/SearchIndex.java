@@ -56,8 +56,11 @@ public final class SearchIndex implements AutoCloseable {
   static final int RETRY_AFTER_SECONDS = 5;
   /** start() waits this long for a first build, so that a small database is searchable at once. */
   static final long FIRST_BUILD_WAIT_MILLIS = 5000;
-  /** Bulk builds index with this much RAM before flushing a segment. */
-  static final double BUILD_RAM_MB = 160;
+  /**
+   * Bulk builds index with this much RAM before flushing a segment: 160 MB, or a quarter of
+   * the heap when that is smaller, so that `import` and `reindex` also run with a small -Xmx.
+   */
+  static final double BUILD_RAM_MB = Math.min(160, Runtime.getRuntime().maxMemory() / 4.0 / (1 << 20));
   private static final Sort ORDER = new Sort(SortField.FIELD_SCORE,
       new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
   private static final String[] CONTENT_FIELDS = {IndexedMeeting.PROTOCOL, IndexedMeeting.TRANSCRIPT};
