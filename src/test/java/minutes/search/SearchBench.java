@@ -83,7 +83,7 @@ public final class SearchBench {
           if (w.length() >= 4 && w.chars().allMatch(Character::isLetter)) titleWords.add(w);
         }
       }
-      List<String> phrases = new ArrayList<>();
+      Set<String> phrases = new LinkedHashSet<>();
       var stored = reader.storedFields();
       while (phrases.size() < 60) {
         // The first stored chunk of a transcript (StoredText) is text enough to take a phrase from.
@@ -102,7 +102,7 @@ public final class SearchBench {
       while (queries.size() < 160) queries.add(pick(mid, random) + " " + pick(mid, random));
       while (queries.size() < 190) queries.add(pick(common, random) + " " + pick(rare, random));
       while (queries.size() < 210) queries.add(pick(common, random) + " " + pick(mid, random) + " " + pick(mid, random));
-      while (queries.size() < 250) queries.add(phrases.get(queries.size() % phrases.size()));
+      for (var it = phrases.iterator(); queries.size() < 250; ) queries.add(it.next()); // 60 distinct phrases
       while (queries.size() < 280) queries.add(pick(titleWords, random));
       while (queries.size() < 300) queries.add(pick(titleWords, random) + " " + pick(titleWords, random));
       Files.write(out, queries);
