@@ -58,6 +58,14 @@ final class ServeCommand implements Callable<Integer> {
       }
     }
     App app = new App(config).start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread shutdown = new Thread(() -> {
+      app.close();
+      stopped.countDown();
+    }, "shutdown");
+    onStopSignal(shutdown); // before saying we serve: a stop sent right after must be graceful too
+    // Any other way the JVM ends (System.exit, SIGHUP) still closes the index and database.
+    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "shutdown-hook"));
     String base = "http://" + config.httpHost() + ":" + app.port();
     if (demoKey != null) {
       out.println();
@@ -69,14 +77,6 @@ final class ServeCommand implements Callable<Integer> {
     }
     out.println("minutes is serving on " + base + " (Ctrl-C to stop)");
     out.flush();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread shutdown = new Thread(() -> {
-      app.close();
-      stopped.countDown();
-    }, "shutdown");
-    onStopSignal(shutdown);
-    // Any other way the JVM ends (System.exit, SIGHUP) still closes the index and database.
-    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "shutdown-hook"));
     stopped.await();
     return 0;
   }

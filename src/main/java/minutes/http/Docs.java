@@ -3,6 +3,7 @@ package minutes.http;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,7 +47,7 @@ public final class Docs {
 
   /** GET /docs/{file}: our start script, then Swagger UI's own files. */
   public HttpHandler file() {
-    return ex -> asset(ex, ex.getAttachment(io.undertow.util.PathTemplateMatch.ATTACHMENT_KEY).getParameters().get("file"));
+    return ex -> asset(ex, ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters().get("file"));
   }
 
   private void asset(HttpServerExchange ex, String name) {

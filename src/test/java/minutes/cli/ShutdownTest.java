@@ -93,6 +93,8 @@ class ShutdownTest {
     assertTrue(server.waitFor(15, TimeUnit.SECONDS), "stopped");
     assertEquals(0, server.exitValue());
     String log = log();
+    assertTrue(log.matches("(?s).*INFO App - minutes \\S+ listening on http://127\\.0\\.0\\.1:\\d+, ready in \\d+ ms "
+        + "\\(\\d+ ms since the JVM started\\); http\\.host=127\\.0\\.0\\.1 .*db\\.path=.*http\\.shutdown_seconds=10 .*"), log);
     assertTrue(log.contains("SIGTERM: stopping gracefully"), log);
     assertTrue(log.contains("minutes stopped in"), log);
     assertFalse(log.contains("still running"), log);
