@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
 WRK_SECONDS=${2:-20}
 OUT=bench/out/search
-PORT=${BENCH_PORT:-18090}
+# A free port: the machine may be shared with other servers.
+PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
 
@@ -58,6 +59,7 @@ KEY=$("${RUN[@]}" keys create --workspace "$SLUG" --scopes meetings:read --name 
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+kill -0 $SERVER 2>/dev/null || { echo "the server did not start; see $OUT/server.log" >&2; exit 1; }
 
 echo "| what (300 queries, limit 50, snippets) | p50 ms | p95 ms | p99 ms | queries timed |"
 echo "|---|---|---|---|---|"
