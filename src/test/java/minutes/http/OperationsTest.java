@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.OpenApiCheck;
+import minutes.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OperationsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
+  /** The same server with the operator's choices: its own Cache-Control, search terms in the log. */
+  @RegisterExtension static final ApiServer tuned = new ApiServer("/fixtures.ndjson", c -> new Config(c.httpHost(),
+      c.httpPort(), c.dbPath(), c.indexPath(), c.autoMigrate(), c.dbPoolSize(), false, "private, max-age=60", true, 10, null));
 
   private static final Pattern UUID_SHAPE = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   /** Every route the server has, as documented. */
@@ -92,6 +96,21 @@ class OperationsTest {
     return log.lines().filter(l -> l.contains(marker)).reduce((a, b) -> {
       throw new AssertionError("more than one line for " + marker + ":\n" + a + "\n" + b);
     }).orElseThrow(() -> new AssertionError("no access-log line for " + marker + " in:\n" + log));
+  }
+
+  @Test
+  void cacheControlAndLoggingSearchTermsAreTheOperatorsChoice() throws Exception {
+    assertEquals("private, max-age=60", tuned.get("/api/v1/meetings", ALL).header("Cache-Control"));
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      tuned.send("GET", "/api/v1/search?q=planning", Map.of("Authorization", "Bearer " + tuned.key(ALL), "X-Request-Id", "log-q"));
+      waitFor(captured, "request_id=log-q");
+    } finally {
+      System.setErr(original);
+    }
+    assertTrue(line(captured.toString(StandardCharsets.UTF_8), "request_id=log-q").contains("query=\"q=planning\""));
   }
 
   @Test

@@ -1,0 +1,61 @@
+package minutes.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The operational settings: defaults, file, environment over file, and refused values. */
+class ConfigTest {
+  @TempDir Path dir;
+
+  private Path file(String text) throws Exception {
+    Path f = dir.resolve("minutes.properties");
+    Files.writeString(f, text);
+    return f;
+  }
+
+  @Test
+  void defaultsAreTheSafeOnes() throws Exception {
+    Config c = Config.load(file(""), Map.of());
+    assertFalse(c.metricsRequireKey());
+    assertEquals("private, no-store", c.cacheControl());
+    assertFalse(c.logQueryText());
+    assertEquals(10, c.shutdownSeconds());
+    assertEquals("127.0.0.1", c.httpHost());
+  }
+
+  @Test
+  void fileThenEnvironment() throws Exception {
+    Path f = file("metrics.require_key=true\nhttp.cache_control=private, max-age=30\nlog.query_text=yes\nhttp.shutdown_seconds=3\n");
+    Config fromFile = Config.load(f, Map.of());
+    assertTrue(fromFile.metricsRequireKey());
+    assertEquals("private, max-age=30", fromFile.cacheControl());
+    assertTrue(fromFile.logQueryText());
+    assertEquals(3, fromFile.shutdownSeconds());
+    Config fromEnv = Config.load(f, Map.of("MINUTES_METRICS_REQUIRE_KEY", "false", "MINUTES_HTTP_SHUTDOWN_SECONDS", "0",
+        "MINUTES_HTTP_CACHE_CONTROL", "no-cache", "MINUTES_LOG_QUERY_TEXT", "0"));
+    assertFalse(fromEnv.metricsRequireKey());
+    assertEquals(0, fromEnv.shutdownSeconds());
+    assertEquals("no-cache", fromEnv.cacheControl());
+    assertFalse(fromEnv.logQueryText());
+    assertTrue(fromEnv.summary().contains("metrics.require_key=false http.cache_control=\"no-cache\""), fromEnv.summary());
+  }
+
+  @Test
+  void unusableValuesAreRefusedNamingKeyAndVariable() throws Exception {
+    var e = assertThrows(Config.ConfigException.class, () -> Config.load(file("http.shutdown_seconds=601\n"), Map.of()));
+    assertTrue(e.getMessage().contains("http.shutdown_seconds (MINUTES_HTTP_SHUTDOWN_SECONDS)"), e.getMessage());
+    e = assertThrows(Config.ConfigException.class, () -> Config.load(file(""), Map.of("MINUTES_METRICS_REQUIRE_KEY", "maybe")));
+    assertTrue(e.getMessage().contains("metrics.require_key"), e.getMessage());
+    // A header value must not be able to split the header (CR/LF) or smuggle non-ASCII.
+    e = assertThrows(Config.ConfigException.class, () -> Config.load(file(""), Map.of("MINUTES_HTTP_CACHE_CONTROL", "no-store\r\nX-Evil: 1")));
+    assertTrue(e.getMessage().contains("http.cache_control"), e.getMessage());
+  }
+}
