@@ -85,6 +85,12 @@ public final class TaskIndex implements AutoCloseable {
     int dueFrom = f.dueFrom().map(d -> (int) d.toEpochDay()).orElse(Integer.MIN_VALUE);
     int dueTo = f.dueTo().map(d -> (int) d.toEpochDay()).orElse(NO_DUE - 1);
 
+    if (visible == null && meeting < 0 && status < 0 && verdict < 0 && !dueBounded) {
+      // The whole workspace in list order: the page is a slice, no scan needed.
+      int from = (int) Math.min(offset, tasks.size);
+      int to = (int) Math.min((long) from + limit, tasks.size);
+      return Optional.of(new Page(tasks.size, java.util.Arrays.copyOfRange(tasks.rowid, from, to)));
+    }
     long[] page = new long[limit];
     int filled = 0;
     long total = 0;
