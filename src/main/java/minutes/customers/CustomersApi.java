@@ -23,11 +23,15 @@ public final class CustomersApi {
     Principal who = r.principal();
     // A company counts a meeting when one of the meeting's participants has an email in one
     // of its domains; DISTINCT because several participants may come from the same company.
+    // CROSS JOIN fixes the join order (SQLite's rule): from the company's domains to their
+    // participants. Left to itself, the planner starts from the visibility condition on m and
+    // walks every meeting of the workspace: 10 s instead of 0.2 s for 20,000 meetings, which
+    // held pool connections long enough to fail other requests (bench/load-while-importing.sh).
     Sql counted = new Sql("""
         SELECT cd.company_id, count(DISTINCT m.id) AS meetings, max(m.sort_at) AS last_at
         FROM company_domain cd
-        JOIN participant p ON p.domain = cd.domain
-        JOIN meeting m ON m.id = p.meeting_id
+        CROSS JOIN participant p ON p.domain = cd.domain
+        CROSS JOIN meeting m ON m.id = p.meeting_id
         WHERE cd.company_id IN (SELECT id FROM company WHERE workspace_id = ?)""", who.workspaceId());
     Visibility.restrict(counted, "m", who);
     counted.add("GROUP BY cd.company_id");

@@ -27,6 +27,11 @@ public final class ErrorMapper implements HttpHandler {
       next.handleRequest(ex);
     } catch (ApiError e) {
       send(ex, e);
+    } catch (java.sql.SQLTransientConnectionException busy) {
+      // Every pooled connection stayed busy for the pool's timeout: overload, not a fault of
+      // the server's code, and over once the load is. Say so, with when to come back.
+      log.warn("no database connection free on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), busy.getMessage());
+      send(ex, ApiError.unavailable(2, "the server is busy; try again in a few seconds"));
     } catch (Throwable t) {
       log.error("internal error on {} {}", ex.getRequestMethod(), ex.getRequestPath(), t);
       send(ex, ApiError.internal(null, "the server failed to answer this request; it has been logged"));

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Load while importing (issue 5, part 2): 64 clients for 60 s mixing every endpoint against the
+# 20,000-meeting corpus (the one bench/api-bench.sh uses: seed 42, 2 workspaces, 20 tasks a
+# meeting) while `import` adds 2,000 meetings and `reindex` runs once. The load driver
+# (bench/LoadDriver.java) counts failed requests, spot-checks answers against SQLite and prints
+# p50/p99 per endpoint for docs/BENCHMARKS.md. Exits non-zero on any failure or wrong answer.
+#   bench/load-while-importing.sh [CLIENTS] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLIENTS=${1:-64}
+SECS=${2:-60}
+OUT=bench/out/load
+PORT=${BENCH_PORT:-18090}
+mkdir -p "$OUT"
+JAR=${MINUTES_JAR:-target/minutes.jar}
+[ -n "${MINUTES_JAR:-}" ] || ./run.sh --version >/dev/null   # builds the jar when needed
+JAVA="$(./run.sh java-home)/bin/java"
+CP="$JAR:$(dirname "$JAR")/lib/*"
+RUN=("$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -XX:+UseSerialGC -jar "$JAR")
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done' EXIT
+
+# The corpus: built once, then every run starts from a copy of the same database and index.
+if [ ! -f "$OUT/base.db" ]; then
+  if [ ! -f "$OUT/corpus.ndjson" ]; then
+    echo "generating 20,000 meetings..." >&2
+    "${RUN[@]}" generate --meetings 20000 --tasks-per-meeting 20 --workspaces 2 --seed 42 --out "$OUT/corpus.ndjson"
+  fi
+  MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" import "$OUT/corpus.ndjson" >&2
+fi
+if [ ! -d "$OUT/base-index" ]; then
+  MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" reindex >&2
+fi
+[ -f "$OUT/extra.ndjson" ] || "${RUN[@]}" generate --meetings 2000 --tasks-per-meeting 20 --workspaces 2 --seed 4242 --out "$OUT/extra.ndjson"
+
+rm -rf "$OUT/minutes.db"* "$OUT/index"
+cp "$OUT/base.db" "$OUT/minutes.db"
+cp -r "$OUT/base-index" "$OUT/index"
+export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
+USER1=$(sqlite3 "$MINUTES_DB_PATH" "SELECT u.email FROM app_user u JOIN workspace w ON w.id = u.workspace_id WHERE w.slug = 'bench-1' ORDER BY u.email LIMIT 1")
+SCOPES=meetings:read,action_items:read,transcripts:read
+K1=$("${RUN[@]}" keys create --workspace bench-1 --scopes $SCOPES | tail -1)
+K2=$("${RUN[@]}" keys create --workspace bench-2 --scopes $SCOPES | tail -1)
+K3=$("${RUN[@]}" keys create --workspace bench-1 --user "$USER1" --scopes $SCOPES | tail -1)
+printf 'ws1 bench-1 -- %s\nws2 bench-2 -- %s\npersonal bench-1 %s %s\n' "$K1" "$K2" "$USER1" "$K3" > "$OUT/keys.txt"
+chmod 600 "$OUT/keys.txt"
+
+if curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz"; then echo "port $PORT is in use (BENCH_PORT=...)" >&2; exit 1; fi
+"${RUN[@]}" serve > "$OUT/server.log" 2>&1 &
+SERVER=$!; PIDS+=("$SERVER")
+for _ in $(seq 1 600); do
+  kill -0 "$SERVER" 2>/dev/null || { echo "the server exited; see $OUT/server.log" >&2; exit 1; }
+  curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.5
+done
+curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null || { echo "server not healthy" >&2; exit 1; }
+
+echo "load: $CLIENTS clients for $SECS s; import of 2,000 meetings at 5 s, reindex at 10 s" >&2
+T0=$(date +%s.%N)
+"$JAVA" -Xmx512m --enable-native-access=ALL-UNNAMED -cp "$CP" bench/LoadDriver.java "$PORT" "$MINUTES_DB_PATH" "$OUT/keys.txt" "$CLIENTS" "$SECS" > "$OUT/driver.txt" 2>"$OUT/driver.err" &
+DRIVER=$!; PIDS+=("$DRIVER")
+stamp() { awk -v t0="$T0" -v t="$(date +%s.%N)" 'BEGIN{printf "%.1f", t-t0}'; }
+sleep 5
+( s=$(stamp); "${RUN[@]}" import "$OUT/extra.ndjson" > "$OUT/import.log" 2>&1; echo "import: $s s -> $(stamp) s, exit $?: $(grep imported "$OUT/import.log")" > "$OUT/import.when" ) &
+IMPORT=$!; PIDS+=("$IMPORT")
+sleep 5
+( s=$(stamp); "${RUN[@]}" reindex > "$OUT/reindex.log" 2>&1; echo "reindex: $s s -> $(stamp) s, exit $?: $(tail -1 "$OUT/reindex.log")" > "$OUT/reindex.when" ) &
+REINDEX=$!; PIDS+=("$REINDEX")
+set +e
+wait "$DRIVER"; DRIVER_EXIT=$?
+wait "$IMPORT"; wait "$REINDEX"
+set -e
+cat "$OUT/driver.txt"
+echo
+cat "$OUT/import.when" "$OUT/reindex.when"
+echo "server log: $(grep -c ' ERROR ' "$OUT/server.log" || true) ERROR lines; $(grep -c 'search answers from index' "$OUT/server.log") index switches"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), machine: $(nproc) cores (shared), server -Xmx512m"
+exit "$DRIVER_EXIT"
