@@ -196,6 +196,9 @@ class OperationsTest {
     assertFalse(OpenApiCheck.problems("GET", "/api/v1/customers", 200,
         HttpHeaders.of(Map.of("Content-Type", List.of(Json.CONTENT_TYPE)), (a, b) -> true), "{\"data\":[]}").isEmpty(),
         "required headers are checked");
+    String error405 = "{\"error\":{\"status\":405,\"code\":\"method_not_allowed\",\"field\":null,\"message\":\"no\"}}";
+    assertFalse(OpenApiCheck.problems("POST", "/api/v1/customers", 405, json, error405).isEmpty(), "405 needs Allow");
+    assertFalse(OpenApiCheck.problems("GET", "/nowhere", 200, json, "{}").isEmpty(), "an unknown path is 404");
   }
 
   @Test
