@@ -8,9 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,6 +58,31 @@ class MetricsTest {
     assertEquals(0, value(m, "minutes_index_lag_seconds"));
     assertTrue(value(m, "minutes_database_size_bytes") > 0);
     assertTrue(m.contains("jvm_memory_used_bytes{area=\"heap\""));
+  }
+
+  @Test
+  void indexGaugesFollowAnImportWhileServing() throws Exception {
+    double before = value(locked.get("/metrics", MEETINGS).body(), "minutes_index_documents");
+    Path file = Files.createTempFile("minutes-metrics-", ".ndjson");
+    try {
+      Files.writeString(file, "{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + UUID.randomUUID()
+          + "\",\"title\":\"Metrics check\",\"platform\":\"zoom\",\"source\":\"calendar\",\"status\":\"ready\","
+          + "\"created_at\":\"2026-03-01T12:00:00Z\"}\n");
+      new Importer(locked.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+    } finally {
+      Files.delete(file);
+    }
+    // The server applies the change within its poll interval; until then the lag gauges say so.
+    String m = "";
+    for (int i = 0; i < 100; i++) {
+      m = locked.get("/metrics", MEETINGS).body();
+      if (value(m, "minutes_index_documents") == before + 1) break;
+      assertTrue(value(m, "minutes_index_lag_entries") <= 1, m);
+      Thread.sleep(50);
+    }
+    assertEquals(before + 1, value(m, "minutes_index_documents"));
+    assertEquals(0, value(m, "minutes_index_lag_entries"));
+    assertEquals(0, value(m, "minutes_index_lag_seconds"));
   }
 
   @Test
