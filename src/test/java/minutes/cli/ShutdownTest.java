@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A request is kept in flight by a client that announces a body and never sends all of it.
  */
 class ShutdownTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern SERVING = Pattern.compile("minutes is serving on http://127\\.0\\.0\\.1:(\\d+)");
 
   @TempDir Path dir;
@@ -106,7 +112,14 @@ class ShutdownTest {
     stallARequest(port);
     long signalled = System.nanoTime();
     signal();
-    assertFalse(server.waitFor(2, TimeUnit.SECONDS), "waits for the request in flight");
+    Thread.sleep(300);
+    // While draining, a new request is told to come back, in the error shape, and the connection closes.
+    HttpResponse<String> refused = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(503, refused.statusCode());
+    assertEquals("unavailable", MAPPER.readTree(refused.body()).at("/error/code").asText(), refused.body());
+    assertTrue(refused.headers().firstValue("Retry-After").isPresent());
+    assertFalse(server.waitFor(1, TimeUnit.SECONDS), "waits for the request in flight");
     assertTrue(server.waitFor(15, TimeUnit.SECONDS), "but not longer than http.shutdown_seconds");
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - signalled);
     assertTrue(seconds >= 3 && seconds < 12, seconds + " s");
