@@ -8,6 +8,7 @@ import io.undertow.util.PathTemplateMatch;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AccessLog implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger("access");
-  public static final HttpString REQUEST_ID = HttpString.tryFromString("X-Request-Id");
+  private static final HttpString REQUEST_ID = HttpString.tryFromString("X-Request-Id");
   /** The id of the key that authenticated the request, set by {@link Routes}. */
   static final AttachmentKey<String> KEY_ID = AttachmentKey.create(String.class);
   // Short, printable, no spaces or quotes: safe to echo and to log as it is.
@@ -66,7 +67,7 @@ public final class AccessLog implements HttpHandler {
         .append(" path=").append(quote(KEY_LIKE.matcher(ex.getRequestPath()).replaceAll(REDACTED)));
     if (!ex.getQueryString().isEmpty()) b.append(" query=").append(quote(query(ex.getQueryString())));
     return b.append(" status=").append(ex.getStatusCode())
-        .append(" ms=").append(String.format("%.1f", ms))
+        .append(" ms=").append(String.format(Locale.ROOT, "%.1f", ms))
         .append(" bytes=").append(ex.getResponseBytesSent())
         .append(" key=").append(key == null ? "-" : key)
         .toString();
