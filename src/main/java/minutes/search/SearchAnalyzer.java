@@ -7,13 +7,14 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * The one analyzer of the index, used for documents and queries alike (docs/SEARCH.md):
  * Unicode word splitting, then {@link FoldingFilter}: possessive 's dropped, lower case,
  * German umlaut/ß normalisation (Müller = Mueller = muller), any other accent folded to
- * ASCII, English plural "s" removed. No stop words and no real stemming, so phrases match as
+ * ASCII, English plural "s" removed; then {@link CommonPairs} adds a term for each pair of very
+ * common words, for fast phrases. No stop words and no real stemming, so phrases match as
  * written. Thread-safe.
  */
 final class SearchAnalyzer extends Analyzer {
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     StandardTokenizer source = new StandardTokenizer();
-    return new TokenStreamComponents(source, new FoldingFilter(source));
+    return new TokenStreamComponents(source, new CommonPairs.Filter(new FoldingFilter(source)));
   }
 }

@@ -10,6 +10,7 @@ import minutes.http.ApiError;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -89,12 +90,16 @@ final class SearchQuery {
     }
   }
 
+  /** The analysed words of text, without the common-word pairs (those are only for phrases). */
   static List<String> analyze(Analyzer analyzer, String text) {
     List<String> words = new ArrayList<>();
     try (TokenStream ts = analyzer.tokenStream("q", text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) words.add(term.toString());
+      while (ts.incrementToken()) {
+        if (increment.getPositionIncrement() > 0) words.add(term.toString());
+      }
       ts.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
@@ -147,13 +152,30 @@ final class SearchQuery {
       if (c.size() == 1) {
         q = new TermQuery(new Term(field, c.get(0)));
       } else {
-        PhraseQuery.Builder p = new PhraseQuery.Builder();
-        for (String w : c) p.add(new Term(field, w));
-        q = p.build();
+        q = phrase(field, c);
       }
       b.add(new BoostQuery(q, weight), BooleanClause.Occur.MUST);
     }
     return b.build();
+  }
+
+  /**
+   * The phrase as the index holds it: two adjacent common words as their pair term (see
+   * {@link CommonPairs}), every other word as itself, each at its position. Equivalent to the
+   * plain phrase, since a pair term exists exactly where both words stand next to each other.
+   */
+  static Query phrase(String field, List<String> words) {
+    PhraseQuery.Builder p = new PhraseQuery.Builder();
+    boolean[] covered = new boolean[words.size()];
+    for (int i = 0; i < words.size(); i++) {
+      if (i + 1 < words.size() && CommonPairs.common(words.get(i)) && CommonPairs.common(words.get(i + 1))) {
+        p.add(new Term(field, CommonPairs.pair(words.get(i), words.get(i + 1))), i);
+        covered[i] = covered[i + 1] = true;
+      } else if (!covered[i]) {
+        p.add(new Term(field, words.get(i)), i);
+      }
+    }
+    return p.build();
   }
 
   /** A title match scores exactly {@link #TITLE_RANK}, whatever the words. */

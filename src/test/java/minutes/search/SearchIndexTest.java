@@ -50,7 +50,8 @@ class SearchIndexTest {
             null, "A zeppelin flew over the office.", "Then lunch.")
         .meeting("acme", "zeppelin-often", "Airship deep dive", "2026-02-01T09:00:00Z", List.of("bob@acme.com"),
             null, "zeppelin zeppelin zeppelin.", "The zeppelin again, zeppelin everywhere.")
-        .meeting("acme", "title-old", "Harbour logistics", "2026-01-05T09:00:00Z", List.of(), null, "Nothing here.")
+        .meeting("acme", "title-old", "Harbour logistics", "2026-01-05T09:00:00Z", List.of(), null, "Nothing here.",
+            "To be, or not to be, that is the question.")
         .meeting("acme", "title-new", "Harbour logistics follow-up", "2026-01-20T09:00:00Z", List.of(), null, "Still nothing.")
         .meeting("acme", "upload", "Recorded interview", null, List.of("ann@acme.com", "bob@acme.com"), null,
             LONG_TAIL + "finally the unicornword appeared near the very end of it all.")
@@ -233,6 +234,17 @@ class SearchIndexTest {
     assertEquals(0, search(acme, "\"flew zeppelin\"").size());
     String phrase = String.join(" ", marked(search(acme, "\"zeppelin flew\"").get(0).snippet()));
     assertEquals("zeppelin flew", phrase.replace("  ", " "));
+  }
+
+  @Test
+  void phrasesOfCommonWordsMatchExactlyWhereTheWordsStandInOrder() throws Exception {
+    assertEquals(List.of(SearchData.id("title-old")), ids(search(acme, "\"to be or not to be\"")));
+    SearchHit h = search(acme, "\"that is the question\"").get(0);
+    assertEquals(List.of("that is the question"), marked(h.snippet()));
+    assertEquals(List.of(), ids(search(acme, "\"be to\"")));
+    assertEquals(List.of(), ids(search(acme, "\"is that\"")));
+    assertEquals(List.of(), ids(search(acme, "\"the the\"")));
+    assertEquals(1, search(acme, "\"not to be that\"").size(), "punctuation between words does not break a phrase");
   }
 
   @Test
