@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load while importing (issue 5, part 2): 64 clients for 60 s mixing every endpoint against the
 # 20,000-meeting corpus (the one bench/api-bench.sh uses: seed 42, 2 workspaces, 20 tasks a
-# meeting) while `import` adds 2,000 meetings and `reindex` runs once. The load driver
+# meeting) while `import` adds 2,000 meetings (from 3 s) and `reindex` runs once (from 6 s). The load driver
 # (bench/LoadDriver.java) counts failed requests, spot-checks answers against SQLite and prints
 # p50/p99 per endpoint for docs/BENCHMARKS.md. Exits non-zero on any failure or wrong answer.
 #   bench/load-while-importing.sh [CLIENTS] [SECONDS]
@@ -54,15 +54,16 @@ for _ in $(seq 1 600); do
 done
 curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null || { echo "server not healthy" >&2; exit 1; }
 
-echo "load: $CLIENTS clients for $SECS s; import of 2,000 meetings at 5 s, reindex at 10 s" >&2
+LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+echo "load: $CLIENTS clients for $SECS s; import of 2,000 meetings at 3 s, reindex at 6 s" >&2
 T0=$(date +%s.%N)
 "$JAVA" -Xmx512m --enable-native-access=ALL-UNNAMED -cp "$CP" bench/LoadDriver.java "$PORT" "$MINUTES_DB_PATH" "$OUT/keys.txt" "$CLIENTS" "$SECS" > "$OUT/driver.txt" 2>"$OUT/driver.err" &
 DRIVER=$!; PIDS+=("$DRIVER")
 stamp() { awk -v t0="$T0" -v t="$(date +%s.%N)" 'BEGIN{printf "%.1f", t-t0}'; }
-sleep 5
+sleep 3
 ( s=$(stamp); "${RUN[@]}" import "$OUT/extra.ndjson" > "$OUT/import.log" 2>&1; echo "import: $s s -> $(stamp) s, exit $?: $(grep imported "$OUT/import.log")" > "$OUT/import.when" ) &
 IMPORT=$!; PIDS+=("$IMPORT")
-sleep 5
+sleep 3
 ( s=$(stamp); "${RUN[@]}" reindex > "$OUT/reindex.log" 2>&1; echo "reindex: $s s -> $(stamp) s, exit $?: $(tail -1 "$OUT/reindex.log")" > "$OUT/reindex.when" ) &
 REINDEX=$!; PIDS+=("$REINDEX")
 set +e
@@ -72,6 +73,19 @@ set -e
 cat "$OUT/driver.txt"
 echo
 cat "$OUT/import.when" "$OUT/reindex.when"
-echo "server log: $(grep -c ' ERROR ' "$OUT/server.log" || true) ERROR lines; $(grep -c 'search answers from index' "$OUT/server.log") index switches"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), machine: $(nproc) cores (shared), server -Xmx512m"
+# After the load: the server switches to the reindexed generation and catches up with the
+# import; then every count agrees (bounded wait).
+AFTER=bad
+for _ in $(seq 1 240); do
+  if [ "$(grep -c 'search answers from index gen-000002' "$OUT/server.log")" -gt 0 ]; then AFTER=switched; break; fi
+  sleep 0.5
+done
+DBN=$(sqlite3 "$MINUTES_DB_PATH" "SELECT count(*) FROM meeting m JOIN workspace w ON w.id = m.workspace_id WHERE w.slug = 'bench-1'")
+APIN=$(curl -s -H "Authorization: Bearer $K1" "http://127.0.0.1:$PORT/api/v1/meetings?limit=1" | sed 's/.*"total":\([0-9]*\).*/\1/')
+ALLN=$(sqlite3 "$MINUTES_DB_PATH" "SELECT count(*) FROM meeting")
+IDXN=$(grep -o 'search answers from index gen-000002 ([0-9]*' "$OUT/server.log" | tail -1 | grep -o '[0-9]*$')
+echo "after: index $AFTER to the reindexed generation, holding ${IDXN:-?} meetings (database: $ALLN); bench-1 meetings: database $DBN, API $APIN"
+[ "$AFTER" = switched ] && [ "$DBN" = "$APIN" ] && [ "${IDXN:-x}" = "$ALLN" ] || DRIVER_EXIT=1
+echo "server log: $(grep -c ' ERROR ' "$OUT/server.log" || true) ERROR lines"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), machine: $(nproc) cores (shared), load average before: $LOAD_BEFORE, server -Xmx512m"
 exit "$DRIVER_EXIT"
