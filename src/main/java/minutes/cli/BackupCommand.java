@@ -40,6 +40,8 @@ final class BackupCommand implements Callable<Integer> {
     if (Files.exists(out)) throw new Cli.UserError(out + " already exists; choose a new folder");
     if (!Files.isRegularFile(config.dbPath())) throw new Cli.UserError("no database at " + config.dbPath());
     Files.createDirectories(out);
+    // A backup holds every meeting: as private as what it copies (database 0600, index 0700).
+    ownerOnly(out, "rwx------");
     String generation = copyIndex(config.indexPath(), out.resolve("index"));
     Path db = out.resolve("minutes.db");
     // VACUUM INTO writes one consistent snapshot (a read transaction) without blocking the server.
@@ -48,6 +50,7 @@ final class BackupCommand implements Callable<Integer> {
       ps.setString(1, db.toAbsolutePath().toString());
       ps.execute();
     }
+    ownerOnly(db, "rw-------");
     print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
         generation == null ? "no search index (none built yet; the server builds one from the database)"
             : "search index " + generation, out);
@@ -55,6 +58,14 @@ final class BackupCommand implements Callable<Integer> {
   }
 
   /** Copies the files of the live generation's latest commit; returns its name, or null when there is none. */
+  private static void ownerOnly(Path p, String permissions) {
+    try {
+      Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+    } catch (UnsupportedOperationException | java.io.IOException e) {
+      // Not a POSIX file system: nothing to tighten.
+    }
+  }
+
   private static String copyIndex(Path root, Path target) throws IOException {
     Path pointer = root.resolve("CURRENT"); // the layout of docs/SEARCH.md: CURRENT names the live gen-NNNNNN
     if (!Files.isRegularFile(pointer)) return null;

@@ -112,6 +112,20 @@ class SecurityBasicsTest {
         Files.getPosixFilePermissions(api.config().dbPath())));
   }
 
+  @Test
+  void aBackupIsAsPrivateAsTheDatabase(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    Path props = tmp.resolve("minutes.properties");
+    Files.writeString(props, "db.path=" + api.config().dbPath() + "\nindex.path=" + api.config().indexPath() + "\n");
+    Path out = tmp.resolve("backup");
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = minutes.cli.Cli.run(new String[] {"backup", "--out", out.toString(), "--config", props.toString()},
+        new java.io.PrintWriter(new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+    assertEquals(0, code, err.toString());
+    assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(out.resolve("minutes.db"))));
+  }
+
   /** Sends raw bytes, returns the status code of the answer (0 when the server just closed). */
   private static int rawStatus(String request) throws Exception {
     try (Socket s = new Socket("127.0.0.1", api.uri("/").getPort())) {
