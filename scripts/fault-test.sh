@@ -7,10 +7,10 @@
 #      a full disk (small tmpfs) under import, reindex and the running server, and a
 #      read-only index folder (read-only bind mount).
 # Every server this script starts is stopped on exit; every wait is bounded.
-#   scripts/fault-test.sh [ROUNDS] [SEED]          (defaults: 24, random)
+#   scripts/fault-test.sh [ROUNDS] [SEED]          (defaults: 30, random)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-24}
+ROUNDS=${1:-30}
 SEED=${2:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 export JAVA_HOME="$(./run.sh java-home)"
 export PATH="$JAVA_HOME/bin:$PATH"
