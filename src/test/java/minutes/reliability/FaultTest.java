@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
  * import landed whole or not at all, an index that agrees with it (same meeting count, every
  * meeting found by the unique word its title carries) and no error answer once healthy.
  *
- * <p>{@code -Dfaults.rounds=N} (CI: 1; {@code scripts/fault-test.sh}: 24), {@code -Dfaults.seed=S}
+ * <p>{@code -Dfaults.rounds=N} (CI: 1; {@code scripts/fault-test.sh}: 30), {@code -Dfaults.seed=S}
  * picks the moments; the seed is printed. Process logs stay in target/reliability/faults/.
  */
 class FaultTest {
