@@ -296,9 +296,8 @@ public final class SearchIndex implements AutoCloseable {
       if (passages[f] == null) passages[f] = new Passages(leaf.reader(), h.field, q.clauses);
       int local = h.doc - leaf.docBase;
       Passages.Best best = passages[f].best(passages[f].spans(local), Snippets.PASSAGE_WIDTH);
-      Passages.Best chosen = best;
       StoredText.Slice text = StoredText.read(stored, local, h.field, length -> {
-        int[] w = Snippets.window(length, chosen.start(), chosen.end());
+        int[] w = Snippets.window(length, best.start(), best.end());
         return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character
       });
       int[] window = Snippets.window(text.length(), best.start(), best.end());
