@@ -54,6 +54,25 @@ class SearchAnalyzerTest {
   }
 
   @Test
+  void adjacentCommonWordsAlsoGetAPairTermAtTheFirstWordsPosition() throws Exception {
+    List<String> tokens = new java.util.ArrayList<>();
+    try (var ts = analyzer.tokenStream("transcript", "I think the plan, the budget")) {
+      var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+      var inc = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
+      var offset = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) tokens.add(term + "/" + inc.getPositionIncrement() + "/" + offset.startOffset() + "-" + offset.endOffset());
+      ts.end();
+    }
+    assertEquals(List.of("i/1/0-1", "i_think/0/0-7", "think/1/2-7", "think_the/0/2-11", "the/1/8-11", "plan/1/12-16",
+        "the/1/18-21", "budget/1/22-28"), tokens);
+    assertEquals("plan the budget", SearchQuery.phrase("f", List.of("plan", "the", "budget")).toString("f")
+        .replace("\"", ""));
+    assertEquals("i_think think_the", SearchQuery.phrase("f", List.of("i", "think", "the")).toString("f")
+        .replace("\"", ""));
+  }
+
+  @Test
   void markdownSyntaxIsRemoved() {
     assertEquals("Decisions Launch the beta in April Café opens 1 2 a b",
         MarkdownText.plain("# Decisions\n\n- **Launch** the [beta](https://x.io) in `April`\n* __Café__ opens\n"
