@@ -76,15 +76,16 @@ cat "$OUT/import.when" "$OUT/reindex.when"
 # After the load: the server switches to the reindexed generation and catches up with the
 # import; then every count agrees (bounded wait).
 AFTER=bad
+GEN=$(grep -o 'index gen-[0-9]* is' "$OUT/reindex.log" | awk '{print $2}')
 for _ in $(seq 1 240); do
-  if [ "$(grep -c 'search answers from index gen-000002' "$OUT/server.log")" -gt 0 ]; then AFTER=switched; break; fi
+  if [ -n "$GEN" ] && grep -q "search answers from index $GEN" "$OUT/server.log"; then AFTER=switched; break; fi
   sleep 0.5
 done
 DBN=$(sqlite3 "$MINUTES_DB_PATH" "SELECT count(*) FROM meeting m JOIN workspace w ON w.id = m.workspace_id WHERE w.slug = 'bench-1'")
 APIN=$(curl -s -H "Authorization: Bearer $K1" "http://127.0.0.1:$PORT/api/v1/meetings?limit=1" | sed 's/.*"total":\([0-9]*\).*/\1/')
 ALLN=$(sqlite3 "$MINUTES_DB_PATH" "SELECT count(*) FROM meeting")
-IDXN=$(grep -o 'search answers from index gen-000002 ([0-9]*' "$OUT/server.log" | tail -1 | grep -o '[0-9]*$')
-echo "after: index $AFTER to the reindexed generation, holding ${IDXN:-?} meetings (database: $ALLN); bench-1 meetings: database $DBN, API $APIN"
+IDXN=$(grep -o "search answers from index ${GEN:-none} ([0-9]*" "$OUT/server.log" | tail -1 | grep -o '[0-9]*$')
+echo "after: index $AFTER to the reindexed generation ${GEN:-?}, holding ${IDXN:-?} meetings (database: $ALLN); bench-1 meetings: database $DBN, API $APIN"
 [ "$AFTER" = switched ] && [ "$DBN" = "$APIN" ] && [ "${IDXN:-x}" = "$ALLN" ] || DRIVER_EXIT=1
 echo "server log: $(grep -c ' ERROR ' "$OUT/server.log" || true) ERROR lines"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), machine: $(nproc) cores (shared), load average before: $LOAD_BEFORE, server -Xmx512m"
