@@ -155,6 +155,13 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
+  /** One field of every row of an answer's {@code data}, in order. */
+  public static List<String> column(JsonNode body, String field) {
+    List<String> values = new java.util.ArrayList<>();
+    body.get("data").forEach(row -> values.add(row.get(field).asText()));
+    return values;
+  }
+
   /** Field names of a JSON object, in the order the server wrote them. */
   public static List<String> fields(JsonNode object) {
     List<String> names = new java.util.ArrayList<>();

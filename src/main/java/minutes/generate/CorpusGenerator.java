@@ -389,13 +389,7 @@ public final class CorpusGenerator {
         verdict.equals("unclear_owner") || rnd.nextInt(100) < 10
             ? null
             : attendees.get(rnd.nextInt(attendees.size())).name();
-    String status =
-        switch (verdict) {
-          case "resolved_in_meeting" -> rnd.nextInt(4) == 0 ? "open" : "done";
-          case "discarded", "duplicate" -> rnd.nextInt(4) == 0 ? "open" : "dismissed";
-          case "unclear_owner" -> "open";
-          default -> rnd.nextInt(3) == 0 ? "done" : "open";
-        };
+    String status = MinutesText.taskStatus(verdict, rnd);
     LocalDate due = rnd.nextInt(5) == 0 ? null : day.plusDays(2 + rnd.nextInt(44));
     return new ActionItem(uuid(rnd), text, owner, due, verdict, status);
   }

@@ -462,13 +462,7 @@ public final class DemoData {
       String verdict = VERDICTS[rnd.nextInt(VERDICTS.length)];
       String owner =
           verdict.equals("unclear_owner") || rnd.nextInt(8) == 0 ? null : owner(attendees, rnd);
-      String status =
-          switch (verdict) {
-            case "resolved_in_meeting" -> rnd.nextInt(4) == 0 ? "open" : "done";
-            case "discarded", "duplicate" -> rnd.nextInt(4) == 0 ? "open" : "dismissed";
-            case "unclear_owner" -> "open";
-            default -> rnd.nextInt(3) == 0 ? "done" : "open";
-          };
+      String status = MinutesText.taskStatus(verdict, rnd);
       LocalDate due = rnd.nextInt(5) == 0 ? null : day.plusDays(2 + rnd.nextInt(28));
       items.add(new ActionItem(uuid("task/" + key + "/" + i), task, owner, due, verdict, status));
     }

@@ -138,6 +138,16 @@ final class MinutesText {
   }
 
   /** A one-sentence task about the phrase; {@code counterpart} is whom one would ask. */
+  /** A status a person could plausibly have set after the model's verdict. */
+  static String taskStatus(String verdict, java.util.SplittableRandom rnd) {
+    return switch (verdict) {
+      case "resolved_in_meeting" -> rnd.nextInt(4) == 0 ? "open" : "done";
+      case "discarded", "duplicate" -> rnd.nextInt(4) == 0 ? "open" : "dismissed";
+      case "unclear_owner" -> "open";
+      default -> rnd.nextInt(3) == 0 ? "done" : "open";
+    };
+  }
+
   static String task(int template, String phrase, String counterpart) {
     return String.format(Locale.ROOT, TASKS[Math.floorMod(template, TASKS.length)], phrase, counterpart);
   }

@@ -17,18 +17,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CustomersApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 
-  private static List<String> names(JsonNode body) {
-    List<String> out = new ArrayList<>();
-    body.get("data").forEach(c -> out.add(c.get("name").asText()));
-    return out;
-  }
 
   @Test
   void workspaceKeyListsEveryCompanyByLastMeetingThenName() {
     JsonNode body = api.get("/api/v1/customers", ALL).json();
     assertEquals(List.of("data"), List.copyOf(ApiServer.fields(body)));
     // Initech: M1 (invited, absent, still a participant) and M2 (03-05); Globex: M1 (03-02); Hooli: none.
-    assertEquals(List.of("Initech", "Globex", "Hooli"), names(body));
+    assertEquals(List.of("Initech", "Globex", "Hooli"), ApiServer.column(body, "name"));
     JsonNode initech = body.get("data").get(0);
     assertEquals(List.of("id", "name", "domains", "meeting_count", "last_meeting_at"), ApiServer.fields(initech));
     assertEquals(List.of("initech.com", "initech.de"), strings(initech.get("domains")));
@@ -45,17 +40,17 @@ class CustomersApiTest {
   @Test
   void personalKeySeesOnlyCompaniesOfItsMeetingsCountedOverThem() {
     JsonNode ann = api.get("/api/v1/customers", ANN).json();
-    assertEquals(List.of("Globex", "Initech"), names(ann), "same last meeting: by name");
+    assertEquals(List.of("Globex", "Initech"), ApiServer.column(ann, "name"), "same last meeting: by name");
     assertEquals(1, ann.get("data").get(0).get("meeting_count").asInt());
     assertEquals("2026-03-02T09:30:00Z", ann.get("data").get(0).get("last_meeting_at").asText());
     JsonNode bob = api.get("/api/v1/customers", BOB).json();
-    assertEquals(List.of("Initech"), names(bob));
+    assertEquals(List.of("Initech"), ApiServer.column(bob, "name"));
   }
 
   @Test
   void otherWorkspaceSeesOnlyItsOwnCompanies() {
     JsonNode other = api.get("/api/v1/customers", OTHER).json();
-    assertEquals(List.of("Globex (other)"), names(other));
+    assertEquals(List.of("Globex (other)"), ApiServer.column(other, "name"));
     assertEquals(1, other.get("data").get(0).get("meeting_count").asInt(), "its own meeting only");
   }
 

@@ -28,17 +28,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MeetingsApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 
-  private static List<String> ids(JsonNode page) {
-    List<String> ids = new ArrayList<>();
-    page.get("data").forEach(r -> ids.add(r.get("id").asText()));
-    return ids;
-  }
 
   @Test
   void listsWorkspaceMeetingsNewestFirstWithEveryRowField() {
     JsonNode page = api.get("/api/v1/meetings", ALL).json();
     // -starts_at by default; the upload (no start) sorts by its created_at; equal starts by id.
-    assertEquals(List.of(M4, M2, M5, M1, M3), ids(page));
+    assertEquals(List.of(M4, M2, M5, M1, M3), ApiServer.column(page, "id"));
     assertEquals(5, page.get("data").size());
     assertEquals(50, page.at("/pagination/limit").asInt());
     assertEquals(0, page.at("/pagination/offset").asInt());
@@ -62,43 +57,43 @@ class MeetingsApiTest {
 
   @Test
   void personalKeySeesOnlyItsUsersMeetings() {
-    assertEquals(Set.of(M1, M3), new TreeSet<>(ids(api.get("/api/v1/meetings", ANN).json())));
-    assertEquals(Set.of(M2, M3, M5), new TreeSet<>(ids(api.get("/api/v1/meetings", BOB).json())));
-    assertEquals(List.of(O1), ids(api.get("/api/v1/meetings", OTHER).json()));
+    assertEquals(Set.of(M1, M3), new TreeSet<>(ApiServer.column(api.get("/api/v1/meetings", ANN).json(), "id")));
+    assertEquals(Set.of(M2, M3, M5), new TreeSet<>(ApiServer.column(api.get("/api/v1/meetings", BOB).json(), "id")));
+    assertEquals(List.of(O1), ApiServer.column(api.get("/api/v1/meetings", OTHER).json(), "id"));
   }
 
   @Test
   void ordersByEachFieldBothWays() {
-    assertEquals(List.of(M3, M1, M5, M2, M4), ids(api.get("/api/v1/meetings?order=starts_at", ALL).json()));
-    assertEquals(List.of(M3, M1, M5, M2, M4), ids(api.get("/api/v1/meetings?order=created_at", ALL).json()));
-    assertEquals(List.of(M4, M2, M5, M1, M3), ids(api.get("/api/v1/meetings?order=-created_at", ALL).json()));
+    assertEquals(List.of(M3, M1, M5, M2, M4), ApiServer.column(api.get("/api/v1/meetings?order=starts_at", ALL).json(), "id"));
+    assertEquals(List.of(M3, M1, M5, M2, M4), ApiServer.column(api.get("/api/v1/meetings?order=created_at", ALL).json(), "id"));
+    assertEquals(List.of(M4, M2, M5, M1, M3), ApiServer.column(api.get("/api/v1/meetings?order=-created_at", ALL).json(), "id"));
     // Case-insensitive by title: Customer, Kickoff, No bot, Quarterly, Weekly.
-    assertEquals(List.of(M3, M4, M5, M1, M2), ids(api.get("/api/v1/meetings?order=title", ALL).json()));
-    assertEquals(List.of(M2, M1, M5, M4, M3), ids(api.get("/api/v1/meetings?order=-title", ALL).json()));
+    assertEquals(List.of(M3, M4, M5, M1, M2), ApiServer.column(api.get("/api/v1/meetings?order=title", ALL).json(), "id"));
+    assertEquals(List.of(M2, M1, M5, M4, M3), ApiServer.column(api.get("/api/v1/meetings?order=-title", ALL).json(), "id"));
   }
 
   @Test
   void fromIsInclusiveToIsExclusiveOnStartOrCreation() {
-    assertEquals(Set.of(M1, M5, M2), new TreeSet<>(ids(api.get("/api/v1/meetings?from=2026-03-02T09:30:00Z&to=2026-04-01", ALL).json())));
-    assertEquals(Set.of(M1, M5, M2, M4), new TreeSet<>(ids(api.get("/api/v1/meetings?from=2026-03-02", ALL).json())));
-    assertEquals(List.of(M3), ids(api.get("/api/v1/meetings?to=2026-03-01", ALL).json()));
+    assertEquals(Set.of(M1, M5, M2), new TreeSet<>(ApiServer.column(api.get("/api/v1/meetings?from=2026-03-02T09:30:00Z&to=2026-04-01", ALL).json(), "id")));
+    assertEquals(Set.of(M1, M5, M2, M4), new TreeSet<>(ApiServer.column(api.get("/api/v1/meetings?from=2026-03-02", ALL).json(), "id")));
+    assertEquals(List.of(M3), ApiServer.column(api.get("/api/v1/meetings?to=2026-03-01", ALL).json(), "id"));
     // An offset is converted to UTC: 14:00+01:00 is 13:00Z.
-    assertEquals(List.of(M2), ids(api.get("/api/v1/meetings?from=2026-03-05T14:00:00%2B01:00&to=2026-03-05T13:00:01Z", ALL).json()));
+    assertEquals(List.of(M2), ApiServer.column(api.get("/api/v1/meetings?from=2026-03-05T14:00:00%2B01:00&to=2026-03-05T13:00:01Z", ALL).json(), "id"));
   }
 
   @Test
   void qMatchesTitlesIgnoringCaseAndAccents() {
-    assertEquals(List.of(M1), ids(api.get("/api/v1/meetings?q=MULLER", ALL).json()));
-    assertEquals(List.of(M1), ids(api.get("/api/v1/meetings?q=m%C3%BCller", ALL).json()));
-    assertEquals(List.of(), ids(api.get("/api/v1/meetings?q=%25", ALL).json()));
-    assertEquals(List.of(), ids(api.get("/api/v1/meetings?q=_", ALL).json()));
+    assertEquals(List.of(M1), ApiServer.column(api.get("/api/v1/meetings?q=MULLER", ALL).json(), "id"));
+    assertEquals(List.of(M1), ApiServer.column(api.get("/api/v1/meetings?q=m%C3%BCller", ALL).json(), "id"));
+    assertEquals(List.of(), ApiServer.column(api.get("/api/v1/meetings?q=%25", ALL).json(), "id"));
+    assertEquals(List.of(), ApiServer.column(api.get("/api/v1/meetings?q=_", ALL).json(), "id"));
   }
 
   @Test
   void filtersByStatusPlatformAndSource() {
-    assertEquals(List.of(M2), ids(api.get("/api/v1/meetings?status=processing", ALL).json()));
-    assertEquals(List.of(M3), ids(api.get("/api/v1/meetings?platform=upload", ALL).json()));
-    assertEquals(Set.of(M1, M4, M5), new TreeSet<>(ids(api.get("/api/v1/meetings?source=calendar", ALL).json())));
+    assertEquals(List.of(M2), ApiServer.column(api.get("/api/v1/meetings?status=processing", ALL).json(), "id"));
+    assertEquals(List.of(M3), ApiServer.column(api.get("/api/v1/meetings?platform=upload", ALL).json(), "id"));
+    assertEquals(Set.of(M1, M4, M5), new TreeSet<>(ApiServer.column(api.get("/api/v1/meetings?source=calendar", ALL).json(), "id")));
   }
 
   @Test
@@ -106,11 +101,11 @@ class MeetingsApiTest {
     JsonNode page = api.get("/api/v1/meetings?limit=0&offset=-4", ALL).json();
     assertEquals(1, page.at("/pagination/limit").asInt());
     assertEquals(0, page.at("/pagination/offset").asInt());
-    assertEquals(List.of(M4), ids(page));
+    assertEquals(List.of(M4), ApiServer.column(page, "id"));
     page = api.get("/api/v1/meetings?limit=1000&offset=3", ALL).json();
     assertEquals(200, page.at("/pagination/limit").asInt());
     assertEquals(3, page.at("/pagination/offset").asInt());
-    assertEquals(List.of(M1, M3), ids(page));
+    assertEquals(List.of(M1, M3), ApiServer.column(page, "id"));
     assertEquals(5, page.at("/pagination/total").asInt());
   }
 
@@ -126,7 +121,7 @@ class MeetingsApiTest {
 
   @Test
   void firstValueOfARepeatedParameterWinsAndUnknownOnesAreIgnored() {
-    assertEquals(List.of(M2), ids(api.get("/api/v1/meetings?status=processing&status=nonsense&colour=blue", ALL).json()));
+    assertEquals(List.of(M2), ApiServer.column(api.get("/api/v1/meetings?status=processing&status=nonsense&colour=blue", ALL).json(), "id"));
   }
 
   @Test

@@ -25,11 +25,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TasksApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 
-  private static List<String> tasks(JsonNode body) {
-    List<String> out = new ArrayList<>();
-    body.get("data").forEach(t -> out.add(t.get("task").asText()));
-    return out;
-  }
 
   // ------------------------------------------------ GET /meetings/{id}/action-items (api-spec 4.4)
 
@@ -39,7 +34,7 @@ class TasksApiTest {
     assertEquals(List.of("meeting_id", "data", "pagination"), ApiServer.fields(body));
     assertEquals(M1, body.get("meeting_id").asText());
     assertEquals(List.of("Book the offsite venue", "Send the revised forecast to finance", "Duplicate of the forecast task",
-        "Drop the old reporting template", "Clarify who owns the hiring plan"), tasks(body));
+        "Drop the old reporting template", "Clarify who owns the hiring plan"), ApiServer.column(body, "task"));
     JsonNode first = body.get("data").get(0);
     assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status", "protocol_id"), ApiServer.fields(first));
     assertEquals("2026-03-12", first.get("due").asText());
@@ -53,7 +48,7 @@ class TasksApiTest {
   @Test
   void quirkPaginationLimitIsRowsDeliveredOffsetIsAlwaysZeroTotalIsReal() {
     JsonNode body = api.get("/api/v1/meetings/" + M1 + "/action-items?limit=2&offset=1", ALL).json();
-    assertEquals(List.of("Send the revised forecast to finance", "Duplicate of the forecast task"), tasks(body));
+    assertEquals(List.of("Send the revised forecast to finance", "Duplicate of the forecast task"), ApiServer.column(body, "task"));
     assertEquals(2, body.at("/pagination/limit").asInt());
     assertEquals(0, body.at("/pagination/offset").asInt());
     assertEquals(5, body.at("/pagination/total").asInt());
@@ -79,18 +74,18 @@ class TasksApiTest {
   void usableDueFiltersKeepOnlyTasksWithADueDateInclusive() {
     JsonNode body = api.get("/api/v1/meetings/" + M1 + "/action-items?due_from=2026-03-12&due_to=2026-03-20", ALL).json();
     assertEquals(List.of("Book the offsite venue", "Send the revised forecast to finance", "Duplicate of the forecast task"),
-        tasks(body));
+        ApiServer.column(body, "task"));
     assertEquals(3, body.at("/pagination/total").asInt());
     body = api.get("/api/v1/meetings/" + M1 + "/action-items?due_from=2026-03-21", ALL).json();
-    assertEquals(List.of("Drop the old reporting template"), tasks(body), "no-due tasks are excluded");
+    assertEquals(List.of("Drop the old reporting template"), ApiServer.column(body, "task"), "no-due tasks are excluded");
   }
 
   @Test
   void meetingTasksFilterByStatusAndVerdictAnd400OnBadEnum() {
     assertEquals(List.of("Duplicate of the forecast task", "Drop the old reporting template"),
-        tasks(api.get("/api/v1/meetings/" + M1 + "/action-items?status=dismissed", ALL).json()));
+        ApiServer.column(api.get("/api/v1/meetings/" + M1 + "/action-items?status=dismissed", ALL).json(), "task"));
     assertEquals(List.of("Clarify who owns the hiring plan"),
-        tasks(api.get("/api/v1/meetings/" + M1 + "/action-items?verdict=unclear_owner", ALL).json()));
+        ApiServer.column(api.get("/api/v1/meetings/" + M1 + "/action-items?verdict=unclear_owner", ALL).json(), "task"));
     ApiServer.Response r = api.get("/api/v1/meetings/" + M1 + "/action-items?status=closed", ALL);
     assertEquals(400, r.status());
     assertEquals("status", r.json().at("/error/field").asText());
@@ -129,7 +124,7 @@ class TasksApiTest {
         "Write the integration test plan",           // no due, M2
         "Clarify who owns the hiring plan",          // no due, M1
         "Send a thank-you note"),                    // no due, M3
-        withSameDueSortedById(tasks(body), body));
+        withSameDueSortedById(ApiServer.column(body, "task"), body));
     JsonNode t = body.get("data").get(0);
     assertEquals(List.of("id", "task", "owner_name", "due", "verdict", "status", "meeting_id", "meeting_title",
         "meeting_starts_at", "protocol_id"), ApiServer.fields(t));
@@ -160,9 +155,9 @@ class TasksApiTest {
     assertEquals(3, api.get("/api/v1/action-items?meeting_id=" + M2.toUpperCase(), ALL).json().get("data").size());
     assertEquals(0, api.get("/api/v1/action-items?meeting_id=" + O1, ALL).json().get("data").size());
     assertEquals(List.of("Write the integration test plan", "Book the offsite venue"),
-        sorted(tasks(api.get("/api/v1/action-items?status=done", ALL).json())));
+        sorted(ApiServer.column(api.get("/api/v1/action-items?status=done", ALL).json(), "task")));
     assertEquals(List.of("Duplicate of the forecast task"),
-        tasks(api.get("/api/v1/action-items?verdict=duplicate", ALL).json()));
+        ApiServer.column(api.get("/api/v1/action-items?verdict=duplicate", ALL).json(), "task"));
     JsonNode due = api.get("/api/v1/action-items?due_from=2026-03-12&due_to=2026-03-12", ALL).json();
     assertEquals(3, due.at("/pagination/total").asInt());
     due.get("data").forEach(t -> assertEquals("2026-03-12", t.get("due").asText()));
@@ -190,7 +185,7 @@ class TasksApiTest {
     assertEquals(7, api.get("/api/v1/action-items", ANN).json().at("/pagination/total").asInt());
     assertEquals(5, api.get("/api/v1/action-items", BOB).json().at("/pagination/total").asInt());
     JsonNode other = api.get("/api/v1/action-items", OTHER).json();
-    assertEquals(List.of("Secret task"), tasks(other));
+    assertEquals(List.of("Secret task"), ApiServer.column(other, "task"));
   }
 
   @Test
