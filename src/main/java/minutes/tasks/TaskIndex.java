@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class TaskIndex implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TaskIndex.class);
   static final int NO_DUE = Integer.MAX_VALUE;
+  private static final int MAX_CACHED_TOTALS = 10_000;
 
   private final Db db;
   private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
@@ -91,6 +92,11 @@ public final class TaskIndex implements AutoCloseable {
       int to = (int) Math.min((long) from + limit, tasks.size);
       return Optional.of(new Page(tasks.size, java.util.Arrays.copyOfRange(tasks.rowid, from, to)));
     }
+    // The total of a filter is counted once per snapshot; later pages stop scanning as soon as
+    // they are filled, which for the first pages is after a few thousand entries, not 400,000.
+    String countKey = who.workspaceId() + "|" + (visible == null ? "" : who.userEmail().toLowerCase(Locale.ROOT))
+        + "|" + meeting + "|" + status + "|" + verdict + "|" + dueFrom + "|" + dueTo;
+    Long knownTotal = s.totals.get(countKey);
     long[] page = new long[limit];
     int filled = 0;
     long total = 0;
@@ -102,8 +108,14 @@ public final class TaskIndex implements AutoCloseable {
       if (visible != null && !visible.get(tasks.meeting[i])) continue;
       if (total >= offset && filled < limit) page[filled++] = tasks.rowid[i];
       total++;
+      if (knownTotal != null && filled == limit) break;
     }
-    return Optional.of(new Page(total, java.util.Arrays.copyOf(page, filled)));
+    if (knownTotal == null) {
+      if (s.totals.size() >= MAX_CACHED_TOTALS) s.totals.clear(); // bounded: filters come from users
+      s.totals.put(countKey, total);
+      knownTotal = total;
+    }
+    return Optional.of(new Page(knownTotal, java.util.Arrays.copyOf(page, filled)));
   }
 
   /** Builds a snapshot now (tests); the server uses {@link #buildInBackground()}. */
@@ -166,7 +178,7 @@ public final class TaskIndex implements AutoCloseable {
         long tasks = byWorkspace.values().stream().mapToLong(t -> t.size).sum();
         log.info("task index: {} tasks of {} meetings at version {} in {} ms", tasks, meetingIndex.size(), version,
             (System.nanoTime() - started) / 1_000_000);
-        return new Snapshot(version, byWorkspace, meetingIndex, viewers);
+        return new Snapshot(version, byWorkspace, meetingIndex, viewers, new java.util.concurrent.ConcurrentHashMap<>());
       } finally {
         c.rollback();
       }
@@ -179,7 +191,7 @@ public final class TaskIndex implements AutoCloseable {
   }
 
   private record Snapshot(long version, Map<Long, Tasks> byWorkspace, Map<String, Integer> meetingIndex,
-      Map<String, BitSet> viewers) {}
+      Map<String, BitSet> viewers, Map<String, Long> totals) {}
 
   /** Parallel arrays, one slot per task, in list order. */
   private static final class Tasks {
