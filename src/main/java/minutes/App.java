@@ -32,6 +32,7 @@ import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Totals;
 import minutes.tasks.TaskIndex;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
@@ -66,11 +67,12 @@ public final class App implements AutoCloseable {
     taskIndex = new TaskIndex(db);
     taskIndex.buildInBackground();
     TasksApi tasks = new TasksApi(taskIndex);
+    MeetingsApi meetings = new MeetingsApi(new Totals());
     search = SearchIndex.start(config, db);
     Metrics metrics = new Metrics(db, search);
     Docs docs = new Docs();
     Routes routes = new Routes(db, config.cacheControl())
-        .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, MeetingsApi::list)
+        .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, meetings::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
         .api("/api/v1/meetings/{id}/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::ofMeeting)

@@ -19,12 +19,17 @@ import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Sql;
 import minutes.store.Times;
+import minutes.store.Totals;
 import minutes.store.Vocabulary;
 import minutes.tasks.ActionItem;
 
-/** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Stateless. */
+/** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Thread-safe. */
 public final class MeetingsApi {
-  private MeetingsApi() {}
+  private final Totals totals;
+
+  public MeetingsApi(Totals totals) {
+    this.totals = totals;
+  }
 
   private static final String ROW_COLUMNS =
       "m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.created_at, m.organizer_email";
@@ -44,7 +49,7 @@ public final class MeetingsApi {
     }
   }
 
-  public static Pagination.Page<MeetingRow> list(Request r) throws SQLException {
+  public Pagination.Page<MeetingRow> list(Request r) throws SQLException {
     Params p = r.params();
     Optional<String> from = p.dateOrDateTime("from");
     Optional<String> to = p.dateOrDateTime("to");
@@ -73,7 +78,7 @@ public final class MeetingsApi {
     platform.ifPresent(v -> where.add("AND m.platform = ?", v));
     source.ifPresent(v -> where.add("AND m.source = ?", v));
 
-    long total = new Sql("SELECT count(*)").add(where).count(r.db());
+    long total = totals.count(r.db(), new Sql("SELECT count(*)").add(where));
     String dir = descending ? " DESC" : " ASC";
     List<MeetingRow> rows = new Sql("SELECT " + ROW_COLUMNS)
         .add(where)

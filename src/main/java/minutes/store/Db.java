@@ -89,6 +89,17 @@ public final class Db implements AutoCloseable {
     return path;
   }
 
+  /**
+   * The data version a read transaction sees: the last change_log seq. Every import that
+   * changes a meeting (and so its tasks, participants or visibility) appends to change_log.
+   */
+  public static long dataVersion(Connection c) throws SQLException {
+    try (var rs = c.createStatement().executeQuery("SELECT max(seq) FROM change_log")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
   public static Set<String> tables(Connection c) throws SQLException {
     try (var rs = c.createStatement().executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {

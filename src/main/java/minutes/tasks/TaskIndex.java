@@ -53,14 +53,6 @@ public final class TaskIndex implements AutoCloseable {
   /** One page: the total ignoring limit and offset, and the page's task rowids in order. */
   record Page(long total, long[] rowids) {}
 
-  /** The data version a read transaction sees: the last change_log seq (tasks only change with meetings). */
-  static long version(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT coalesce(max(seq), 0) FROM change_log")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
   /**
    * The page from the snapshot, when the snapshot is of {@code version}; empty (and a rebuild
    * started) when it is not, so the caller answers from SQL.
@@ -150,7 +142,7 @@ public final class TaskIndex implements AutoCloseable {
     try (Connection c = db.read()) {
       c.setAutoCommit(false); // one snapshot for the version and the rows
       try {
-        long version = version(c);
+        long version = Db.dataVersion(c);
         Map<String, Integer> meetingIndex = new HashMap<>();
         Map<Long, Tasks> byWorkspace = new HashMap<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""

@@ -36,6 +36,7 @@ class ImportWhileServingTest {
     Files.write(file, lines);
 
     long tasksBefore = api.get("/api/v1/action-items", ApiServer.ALL).json().at("/pagination/total").asLong();
+    long meetingsBefore = api.get("/api/v1/meetings", ApiServer.ALL).json().at("/pagination/total").asLong();
     Set<Long> totalsSeen = ConcurrentHashMap.newKeySet();
     AtomicInteger failures = new AtomicInteger();
     AtomicInteger requests = new AtomicInteger();
@@ -61,5 +62,7 @@ class ImportWhileServingTest {
     assertTrue(requests.get() > 0);
     assertTrue(Set.of(tasksBefore, tasksBefore + added).containsAll(totalsSeen), "totals seen: " + totalsSeen);
     assertEquals(tasksBefore + added, api.get("/api/v1/action-items", ApiServer.ALL).json().at("/pagination/total").asLong());
+    // Totals are remembered per data version: the import's version must not answer the old one.
+    assertEquals(meetingsBefore + added, api.get("/api/v1/meetings", ApiServer.ALL).json().at("/pagination/total").asLong());
   }
 }

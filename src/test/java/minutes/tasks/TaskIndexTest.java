@@ -61,7 +61,7 @@ class TaskIndexTest {
 
     try (Db db = Db.open(dbPath, 2); TaskIndex index = new TaskIndex(db); Connection c = db.read()) {
       index.buildNow();
-      long version = TaskIndex.version(c);
+      long version = Db.dataVersion(c);
       List<Principal> keys = List.of(
           new Principal("k1", 1, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
           new Principal("k2", 1, "U@a.example", Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
