@@ -16,7 +16,8 @@ public final class Json {
   public static final ObjectMapper MAPPER = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .setSerializationInclusion(JsonInclude.Include.ALWAYS)
-      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+      .registerModule(new com.fasterxml.jackson.module.blackbird.BlackbirdModule());
 
   public static final String CONTENT_TYPE = "application/json; charset=utf-8";
 

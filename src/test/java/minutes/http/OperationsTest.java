@@ -131,7 +131,7 @@ class OperationsTest {
   void getAnswersCarryAnEtagAndAMatchingIfNoneMatchGets304() {
     ApiServer.Response first = api.get("/api/v1/meetings/" + M1, ALL);
     String etag = first.header("ETag");
-    assertTrue(etag.matches("W/\"[A-Za-z0-9_-]{22}\""), etag);
+    assertTrue(etag.matches("W/\"[0-9a-f]+-[0-9a-f]+\""), etag);
     ApiServer.Response again = api.send("GET", "/api/v1/meetings/" + M1, auth("If-None-Match", etag));
     assertEquals(304, again.status());
     assertEquals("", again.body());
