@@ -15,12 +15,7 @@ PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("12
 mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
 
-# A JDK 21+: $JAVA_HOME when it is one, else the newest under /usr/lib/jvm.
-major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1; }
-if [ -z "${JAVA_HOME:-}" ] || [ "$(major "$JAVA_HOME")" -lt 21 ]; then
-  JAVA_HOME=$(for d in /usr/lib/jvm/*; do [ -x "$d/bin/javac" ] && echo "$(major "$d") $d"; done | sort -n | tail -1 | cut -d' ' -f2)
-fi
-[ "$(major "$JAVA_HOME")" -ge 21 ] || { echo "needs a JDK 21 or newer (set JAVA_HOME)" >&2; exit 1; }
+JAVA_HOME=$(./run.sh java-home)   # run.sh finds a JDK 21+ (the default java may be 17)
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
 JAVA="$JAVA_HOME/bin/java"
