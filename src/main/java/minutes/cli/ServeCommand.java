@@ -19,6 +19,7 @@ import minutes.http.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Migrations;
+import minutes.store.Sql;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -102,16 +103,9 @@ final class ServeCommand implements Callable<Integer> {
   /** True for a missing database or one that holds no workspace yet. */
   private static boolean isEmpty(Path db) throws SQLException {
     if (!Files.exists(db)) return true;
-    try (Connection c = Db.openWriter(db);
-        var rs = c.createStatement().executeQuery(
-            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'workspace'")) {
-      rs.next();
-      if (rs.getInt(1) == 0) return true;
-    }
-    try (Connection c = Db.openWriter(db);
-        var rs = c.createStatement().executeQuery("SELECT count(*) FROM workspace")) {
-      rs.next();
-      return rs.getInt(1) == 0;
+    try (Connection c = Db.openWriter(db)) {
+      return !Db.tables(c).contains("workspace")
+          || new Sql("SELECT 1 FROM workspace LIMIT 1").one(c, rs -> true).isEmpty();
     }
   }
 

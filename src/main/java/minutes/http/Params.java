@@ -8,8 +8,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Pattern;
+import minutes.store.Ids;
 import minutes.store.Times;
 
 /**
@@ -19,8 +19,6 @@ import minutes.store.Times;
  */
 public final class Params {
   private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
-  private static final Pattern UUID_SHAPE =
-      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
   private final Map<String, Deque<String>> query;
 
@@ -88,18 +86,11 @@ public final class Params {
 
   public Optional<String> uuid(String name) {
     Optional<String> raw = first(name);
-    if (raw.isPresent() && !isUuid(raw.get())) {
+    if (raw.isPresent() && !Ids.isUuid(raw.get())) {
       throw ApiError.badParam(name, name + " must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
     }
-    return raw.map(Params::canonicalUuid);
+    return raw.map(Ids::canonical);
   }
 
-  public static boolean isUuid(String s) {
-    return s != null && UUID_SHAPE.matcher(s).matches();
-  }
 
-  /** Ids are stored lower-case; a path or filter may spell them in upper case. */
-  public static String canonicalUuid(String s) {
-    return UUID.fromString(s).toString();
-  }
 }

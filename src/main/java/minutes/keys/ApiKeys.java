@@ -39,7 +39,7 @@ public final class ApiKeys {
 
   public static Created create(Connection c, String workspaceSlug, Set<Scope> scopes, String userEmail, String name)
       throws SQLException {
-    long workspaceId = workspaceId(c, workspaceSlug)
+    long workspaceId = minutes.store.Db.workspaceId(c, workspaceSlug)
         .orElseThrow(() -> new KeyException("no workspace '" + workspaceSlug + "'; import it first"));
     if (userEmail != null && !userExists(c, workspaceId, userEmail)) {
       throw new KeyException("no user '" + userEmail + "' in workspace '" + workspaceSlug + "'; import it first");
@@ -133,14 +133,6 @@ public final class ApiKeys {
     }
   }
 
-  private static Optional<Long> workspaceId(Connection c, String slug) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
-      ps.setString(1, slug);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-      }
-    }
-  }
 
   private static boolean userExists(Connection c, long workspaceId, String email) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?")) {

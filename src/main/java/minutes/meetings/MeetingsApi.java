@@ -17,6 +17,7 @@ import minutes.meetings.MeetingRecords.Participant;
 import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
+import minutes.store.Ids;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Totals;
@@ -133,8 +134,8 @@ public final class MeetingsApi {
    */
   public static String visibleMeetingId(Request r) throws SQLException {
     String raw = r.path("id");
-    if (!Params.isUuid(raw)) throw meetingNotFound();
-    Sql sql = new Sql("SELECT m.id FROM meeting m WHERE m.id = ?", Params.canonicalUuid(raw));
+    if (!Ids.isUuid(raw)) throw meetingNotFound();
+    Sql sql = new Sql("SELECT m.id FROM meeting m WHERE m.id = ?", Ids.canonical(raw));
     Visibility.restrict(sql, "m", r.principal());
     return sql.one(r.db(), rs -> rs.getString(1)).orElseThrow(MeetingsApi::meetingNotFound);
   }

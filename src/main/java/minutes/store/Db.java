@@ -100,6 +100,11 @@ public final class Db implements AutoCloseable {
     }
   }
 
+  /** The id of the workspace with this slug. */
+  public static java.util.Optional<Long> workspaceId(Connection c, String slug) throws SQLException {
+    return new Sql("SELECT id FROM workspace WHERE slug = ?", slug).one(c, rs -> rs.getLong(1));
+  }
+
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
   public static Set<String> tables(Connection c) throws SQLException {
     try (var rs = c.createStatement().executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {

@@ -15,8 +15,6 @@ import java.util.regex.Pattern;
  * the line. Thread-safe.
  */
 final class ImportValidator {
-  private static final Pattern UUID_SHAPE =
-      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
   private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9.-]+\\.[A-Za-z0-9-]+");
@@ -205,7 +203,7 @@ final class ImportValidator {
 
   private String uuid(JsonNode n, String at, String name, boolean required) {
     String s = text(n, at, name, required);
-    if (s != null && !UUID_SHAPE.matcher(s).matches()) {
+    if (s != null && !Ids.isUuid(s)) {
       problem(at + name, name + " must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
       return null;
     }

@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -128,7 +127,7 @@ public final class Importer {
 
   private static boolean exists(Connection c, String slug) {
     try {
-      return workspaceId(c, slug) != null;
+      return Db.workspaceId(c, slug).isPresent();
     } catch (SQLException e) {
       throw new StoreException("cannot read workspaces: " + e.getMessage(), e);
     }
@@ -262,7 +261,7 @@ public final class Importer {
     }
 
     void company(JsonNode n) throws SQLException {
-      String id = uuid(n.get("id").asText());
+      String id = Ids.canonical(n.get("id").asText());
       upsertCompany.setString(1, id);
       upsertCompany.setLong(2, workspaceId(n.get("workspace").asText()));
       upsertCompany.setString(3, n.get("name").asText());
@@ -278,7 +277,7 @@ public final class Importer {
 
     /** Replaces the meeting whole; returns the number of tasks written. */
     long meeting(JsonNode n) throws SQLException {
-      String id = uuid(n.get("id").asText());
+      String id = Ids.canonical(n.get("id").asText());
       long workspaceId = workspaceId(n.get("workspace").asText());
       String startsAt = dateTime(n, "starts_at");
       String createdAt = dateTime(n, "created_at");
@@ -288,7 +287,7 @@ public final class Importer {
       Object[] meeting = {id, workspaceId, title, Times.fold(title), n.get("platform").asText(),
           n.get("source").asText(), n.get("status").asText(), startsAt, dateTime(n, "ends_at"),
           textOrNull(n, "join_url"), textOrNull(n, "organizer_email"), createdAt,
-          n.hasNonNull("template_id") ? uuid(n.get("template_id").asText()) : null,
+          n.hasNonNull("template_id") ? Ids.canonical(n.get("template_id").asText()) : null,
           startsAt != null ? startsAt : createdAt};
       exec(insertMeeting, meeting);
       for (JsonNode e : n.path("visible_to")) exec(insertViewer, e.asText(), id);
@@ -304,14 +303,14 @@ public final class Importer {
       int current = currentProtocol(n.path("protocols"));
       int index = 0;
       for (JsonNode p : n.path("protocols")) {
-        String protocolId = uuid(p.get("id").asText());
+        String protocolId = Ids.canonical(p.get("id").asText());
         int isCurrent = index++ == current ? 1 : 0;
         exec(insertProtocol, protocolId, id, textOrNull(p, "tldr"), p.get("content_md").asText(),
             dateTime(p, "generated_at"), dateTime(p, "edited_at"), isCurrent);
         int taskPosition = 0;
         for (JsonNode t : p.path("action_items")) {
           String due = textOrNull(t, "due");
-          exec(insertTask, uuid(t.get("id").asText()), protocolId, id, workspaceId, taskPosition++,
+          exec(insertTask, Ids.canonical(t.get("id").asText()), protocolId, id, workspaceId, taskPosition++,
               t.get("task").asText(), textOrNull(t, "owner_name"), due, due == null ? "~" : due,
               t.get("verdict").asText(), t.get("status").asText(), isCurrent, startsAt);
           tasks++;
@@ -348,7 +347,7 @@ public final class Importer {
     private long workspaceId(String slug) throws SQLException {
       Long id = workspaceIds.get(slug);
       if (id == null) {
-        id = Importer.workspaceId(c, slug);
+        id = Db.workspaceId(c, slug).orElseThrow();
         workspaceIds.put(slug, id);
       }
       return id;
@@ -369,9 +368,6 @@ public final class Importer {
       return s == null ? null : Times.format(Times.parseDateTime(s));
     }
 
-    private static String uuid(String s) {
-      return UUID.fromString(s).toString();
-    }
 
     @Override
     public void close() throws SQLException {
@@ -379,15 +375,6 @@ public final class Importer {
           upsertCompany, deleteCompanyDomains, insertCompanyDomain, deleteMeeting, insertMeeting, insertViewer,
           insertParticipant, insertProtocol, insertTask, insertSegment, insertChange)) {
         ps.close();
-      }
-    }
-  }
-
-  private static Long workspaceId(Connection c, String slug) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
-      ps.setString(1, slug);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
       }
     }
   }

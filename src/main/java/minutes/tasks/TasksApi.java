@@ -9,6 +9,7 @@ import minutes.http.Pagination;
 import minutes.http.Params;
 import minutes.http.Request;
 import minutes.keys.Visibility;
+import minutes.store.Ids;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Vocabulary;
@@ -48,8 +49,8 @@ public final class TasksApi {
     Optional<LocalDate> dueTo = uncheckedDate(p, "due_to");
     int limit = p.limit(200, 100);
     int offset = p.offset();
-    if (!Params.isUuid(rawId)) return new MeetingTaskList(rawId, List.of(), new Pagination(0, 0, 0));
-    String id = Params.canonicalUuid(rawId);
+    if (!Ids.isUuid(rawId)) return new MeetingTaskList(rawId, List.of(), new Pagination(0, 0, 0));
+    String id = Ids.canonical(rawId);
 
     Sql where = new Sql("FROM action_item a JOIN meeting m ON m.id = a.meeting_id WHERE a.meeting_id = ? AND a.is_current = 1", id);
     Visibility.restrict(where, "m", r.principal());
