@@ -128,11 +128,16 @@ final class IndexDirs {
     }
   }
 
-  /** Bytes on disk of a directory, for the reindex report. */
+  /** Bytes on disk of a generation directory, for the reindex report and /metrics. */
   static long size(Path dir) throws IOException {
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    // Not Files.walk: it fails when a file goes between listing and reading its attributes,
+    // which the sync thread's commits do all the time (they delete merged segments), and
+    // /metrics then showed no index values at all. A generation directory is flat.
+    long total = 0;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path p : files) total += p.toFile().length(); // 0 for a file deleted meanwhile
     }
+    return total;
   }
 
   private static List<Path> generations(Path root) throws IOException {
