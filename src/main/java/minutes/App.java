@@ -4,7 +4,6 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.predicate.Predicates;
-import io.undertow.server.handlers.BlockingHandler;
 import io.undertow.server.handlers.encoding.ContentEncodingRepository;
 import io.undertow.server.handlers.encoding.EncodingHandler;
 import io.undertow.server.handlers.encoding.GzipEncodingProvider;
@@ -85,11 +84,20 @@ public final class App implements AutoCloseable {
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
-    HttpHandler api = new BlockingHandler(new ErrorMapper(exchange -> {
+    HttpHandler answer = new ErrorMapper(exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
       routes.handler().handleRequest(exchange);
-    }));
+    });
+    // Answers are computed on a worker thread (they read SQLite and Lucene); Json sends them
+    // from the connection's I/O thread.
+    HttpHandler api = exchange -> {
+      if (exchange.isInIoThread()) {
+        exchange.dispatch(answer);
+      } else {
+        answer.handleRequest(exchange);
+      }
+    };
     // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
         .addEncodingHandler("gzip", new GzipEncodingProvider(), 50,
