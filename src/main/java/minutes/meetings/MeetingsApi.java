@@ -1,13 +1,13 @@
 package minutes.meetings;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
+import minutes.http.RawJson;
 import minutes.http.Request;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
@@ -18,6 +18,7 @@ import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Ids;
+import minutes.store.JsonRows;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Totals;
@@ -32,8 +33,9 @@ public final class MeetingsApi {
     this.totals = totals;
   }
 
-  private static final String ROW_COLUMNS =
-      "m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.created_at, m.organizer_email";
+  private static final String ROW_JSON = JsonRows.object(MeetingRow.class,
+      "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
+      "m.organizer_email");
 
   /** {@code order} values and the indexed columns behind them; starts_at falls back to created_at. */
   private enum Order {
@@ -50,7 +52,7 @@ public final class MeetingsApi {
     }
   }
 
-  public Pagination.Page<MeetingRow> list(Request r) throws SQLException {
+  public Pagination.Page<RawJson> list(Request r) throws SQLException {
     Params p = r.params();
     Optional<String> from = p.dateOrDateTime("from");
     Optional<String> to = p.dateOrDateTime("to");
@@ -81,10 +83,10 @@ public final class MeetingsApi {
 
     long total = totals.count(r.db(), new Sql("SELECT count(*)").add(where));
     String dir = descending ? " DESC" : " ASC";
-    List<MeetingRow> rows = new Sql("SELECT " + ROW_COLUMNS)
+    List<RawJson> rows = new Sql("SELECT " + ROW_JSON)
         .add(where)
         .add("ORDER BY " + order.column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
-        .list(r.db(), MeetingsApi::row);
+        .list(r.db(), RawJson::of);
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 
@@ -154,11 +156,6 @@ public final class MeetingsApi {
           return new ParticipantRow(rs.getString(1), rs.getString(2), internal, rs.getString(3),
               rs.getString(4), rs.getString(5), domain, rs.getInt(7) != 0);
         });
-  }
-
-  private static MeetingRow row(ResultSet rs) throws SQLException {
-    return new MeetingRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9));
   }
 
   private static String likeEscape(String s) {

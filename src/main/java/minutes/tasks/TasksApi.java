@@ -7,9 +7,11 @@ import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
+import minutes.http.RawJson;
 import minutes.http.Request;
 import minutes.keys.Visibility;
 import minutes.store.Ids;
+import minutes.store.JsonRows;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Vocabulary;
@@ -30,7 +32,13 @@ public final class TasksApi {
   public record Task(String id, String task, String ownerName, String due, String verdict, String status,
       String meetingId, String meetingTitle, String meetingStartsAt, String protocolId) {}
 
-  public record MeetingTaskList(String meetingId, List<MeetingTask> data, Pagination pagination) {}
+  public record MeetingTaskList(String meetingId, List<RawJson> data, Pagination pagination) {}
+
+  private static final String MEETING_TASK_JSON = JsonRows.object(MeetingTask.class,
+      "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.protocol_id");
+  private static final String TASK_JSON = JsonRows.object(Task.class,
+      "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.meeting_id", "m.title", "m.starts_at",
+      "a.protocol_id");
 
   /**
    * Tasks of the meeting's most recent minutes. Quirks of api-spec 4.4, kept on purpose:
@@ -56,17 +64,16 @@ public final class TasksApi {
     Visibility.restrict(where, "m", r.principal());
     filters(where, status, verdict, dueFrom, dueTo);
     long total = new Sql("SELECT count(*)").add(where).count(r.db());
-    List<MeetingTask> rows = new Sql("SELECT a.id, a.task, a.owner_name, a.due, a.verdict, a.status, a.protocol_id")
+    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON)
         .add(where)
         .add("ORDER BY a.due_key, a.position LIMIT ? OFFSET ?", limit, offset)
-        .list(r.db(), rs -> new MeetingTask(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6), rs.getString(7)));
+        .list(r.db(), RawJson::of);
     // quirk (api-spec 4.4 rules 2 and 3): limit reports the rows delivered, offset is always 0.
     return new MeetingTaskList(id, rows, new Pagination(rows.size(), 0, total));
   }
 
   /** Every task the key may see, from each meeting's most recent minutes. */
-  public Pagination.Page<Task> all(Request r) throws SQLException {
+  public Pagination.Page<RawJson> all(Request r) throws SQLException {
     Params p = r.params();
     TaskIndex.Filter f = new TaskIndex.Filter(p.uuid("meeting_id"), p.oneOf("status", Vocabulary.TASK_STATUSES),
         p.oneOf("verdict", Vocabulary.VERDICTS), p.date("due_from"), p.date("due_to"));
@@ -80,28 +87,20 @@ public final class TasksApi {
     return allFromSql(r.db(), r.principal(), f, offset, limit);
   }
 
-  private static final String TASK_COLUMNS = """
-      a.id, a.task, a.owner_name, a.due, a.verdict, a.status, a.meeting_id, m.title, m.starts_at, a.protocol_id""";
-
-  private static Task task(java.sql.ResultSet rs) throws SQLException {
-    return new Task(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10));
-  }
-
   /** The page's rows, read in the request's transaction, in the snapshot's order. */
-  static List<Task> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
+  static List<RawJson> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
     if (rowids.length == 0) return List.of();
-    Sql sql = new Sql("SELECT " + TASK_COLUMNS + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id"
+    Sql sql = new Sql("SELECT " + TASK_JSON + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id"
         + " WHERE a.rowid IN (" + "?,".repeat(rowids.length - 1) + "?)", java.util.Arrays.stream(rowids).boxed().toArray());
-    java.util.Map<Long, Task> byId = new java.util.HashMap<>();
-    sql.list(c, rs -> byId.put(rs.getLong(11), task(rs)));
-    List<Task> rows = new java.util.ArrayList<>(rowids.length);
+    java.util.Map<Long, RawJson> byId = new java.util.HashMap<>();
+    sql.list(c, rs -> byId.put(rs.getLong(2), RawJson.of(rs)));
+    List<RawJson> rows = new java.util.ArrayList<>(rowids.length);
     for (long id : rowids) rows.add(byId.get(id));
     return rows;
   }
 
   /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
-  static Pagination.Page<Task> allFromSql(java.sql.Connection c, minutes.keys.Principal who, TaskIndex.Filter f,
+  static Pagination.Page<RawJson> allFromSql(java.sql.Connection c, minutes.keys.Principal who, TaskIndex.Filter f,
       int offset, int limit) throws SQLException {
     // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
     // both the filter and the order; the page's ids are found before any join, so a deep
@@ -115,12 +114,12 @@ public final class TasksApi {
 
     long total = new Sql("SELECT count(*)").add(where).count(c);
     String order = "ORDER BY a.due_key, a.meeting_starts_at DESC, a.id";
-    List<Task> rows = new Sql("SELECT " + TASK_COLUMNS + " FROM (SELECT a.id")
+    List<RawJson> rows = new Sql("SELECT " + TASK_JSON + " FROM (SELECT a.id")
         .add(where)
         .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
         .add("JOIN action_item a ON a.id = page.id JOIN meeting m ON m.id = a.meeting_id")
         .add(order)
-        .list(c, TasksApi::task);
+        .list(c, RawJson::of);
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 
