@@ -27,6 +27,7 @@ import minutes.http.Health;
 import minutes.http.Metrics;
 import minutes.http.Routes;
 import minutes.http.Scope;
+import minutes.meetings.MeetingIndex;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
@@ -50,6 +51,7 @@ public final class App implements AutoCloseable {
   private final Config config;
   private Db db;
   private TaskIndex taskIndex;
+  private MeetingIndex meetingIndex;
   private SearchIndex search;
   private Undertow server;
   private Drain drain;
@@ -66,7 +68,9 @@ public final class App implements AutoCloseable {
     taskIndex = new TaskIndex(db);
     taskIndex.buildInBackground();
     TasksApi tasks = new TasksApi(taskIndex);
-    MeetingsApi meetings = new MeetingsApi(new Totals());
+    meetingIndex = new MeetingIndex(db);
+    meetingIndex.buildInBackground();
+    MeetingsApi meetings = new MeetingsApi(meetingIndex, new Totals());
     search = SearchIndex.start(config, db);
     Metrics metrics = new Metrics(db, search);
     Docs docs = new Docs();
@@ -181,6 +185,7 @@ public final class App implements AutoCloseable {
       stopServer();
     }
     if (taskIndex != null) taskIndex.close();
+    if (meetingIndex != null) meetingIndex.close();
     if (search != null) search.close();
     if (db != null) db.close();
     if (server != null) log.info("minutes stopped in {} ms", (System.nanoTime() - started) / 1_000_000);

@@ -18,4 +18,17 @@ public final class Visibility {
     }
     return sql;
   }
+
+  /**
+   * An email as meeting_viewer compares it (COLLATE NOCASE: only ASCII letters ignore case),
+   * for in-memory copies of that table. Lower-casing all of Unicode would let a key for
+   * "Ülla@x" see the meetings of "ülla@x".
+   */
+  public static String viewerKey(String email) {
+    char[] chars = email.toCharArray();
+    for (int i = 0; i < chars.length; i++) {
+      if (chars[i] >= 'A' && chars[i] <= 'Z') chars[i] += 'a' - 'A';
+    }
+    return new String(chars);
+  }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
-import minutes.http.RawJson;
+import minutes.store.RawJson;
 import minutes.http.Request;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
@@ -17,6 +17,7 @@ import minutes.meetings.MeetingRecords.Participant;
 import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
+import minutes.store.Db;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.Sql;
@@ -27,9 +28,11 @@ import minutes.tasks.ActionItem;
 
 /** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Thread-safe. */
 public final class MeetingsApi {
+  private final MeetingIndex index;
   private final Totals totals;
 
-  public MeetingsApi(Totals totals) {
+  public MeetingsApi(MeetingIndex index, Totals totals) {
+    this.index = index;
     this.totals = totals;
   }
 
@@ -38,7 +41,7 @@ public final class MeetingsApi {
       "m.organizer_email");
 
   /** {@code order} values and the indexed columns behind them; starts_at falls back to created_at. */
-  private enum Order {
+  enum Order {
     STARTS_AT("starts_at", "m.sort_at"),
     CREATED_AT("created_at", "m.created_at"),
     TITLE("title", "m.title_folded");
@@ -70,23 +73,40 @@ public final class MeetingsApi {
     }
     int limit = p.limit(200, 50);
     int offset = p.offset();
+    MeetingIndex.Query query = new MeetingIndex.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
+        status, platform, source, order, descending);
+    Optional<MeetingIndex.Page> fromIndex = Db.knownDataVersion(r.db())
+        .flatMap(version -> index.page(version, r.principal(), query, offset, limit));
+    if (fromIndex.isPresent()) {
+      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
+          new Pagination(limit, offset, fromIndex.get().total()));
+    }
+    return fromSql(r.db(), r.principal(), query, offset, limit);
+  }
 
+  /** The page's rows, read in the request's transaction, in the in-memory order's sequence. */
+  static List<RawJson> byRowid(Connection c, long[] rowids) throws SQLException {
+    return JsonRows.byRowid(c, "SELECT " + ROW_JSON + ", m.rowid FROM meeting m", "m.rowid", rowids);
+  }
+
+  /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
+  Pagination.Page<RawJson> fromSql(Connection c, Principal who, MeetingIndex.Query query, int offset, int limit)
+      throws SQLException {
     Sql where = new Sql("FROM meeting m WHERE 1 = 1");
-    Visibility.restrict(where, "m", r.principal());
-    from.ifPresent(v -> where.add("AND m.sort_at >= ?", v));
-    to.ifPresent(v -> where.add("AND m.sort_at < ?", v));
-    q.map(String::trim).filter(s -> !s.isEmpty())
-        .ifPresent(v -> where.add("AND m.title_folded LIKE ? ESCAPE '\\'", "%" + likeEscape(Times.fold(v)) + "%"));
-    status.ifPresent(v -> where.add("AND m.status = ?", v));
-    platform.ifPresent(v -> where.add("AND m.platform = ?", v));
-    source.ifPresent(v -> where.add("AND m.source = ?", v));
+    Visibility.restrict(where, "m", who);
+    query.from().ifPresent(v -> where.add("AND m.sort_at >= ?", v));
+    query.to().ifPresent(v -> where.add("AND m.sort_at < ?", v));
+    query.titleContains().ifPresent(v -> where.add("AND m.title_folded LIKE ? ESCAPE '\\'", "%" + likeEscape(v) + "%"));
+    query.status().ifPresent(v -> where.add("AND m.status = ?", v));
+    query.platform().ifPresent(v -> where.add("AND m.platform = ?", v));
+    query.source().ifPresent(v -> where.add("AND m.source = ?", v));
 
-    long total = totals.count(r.db(), new Sql("SELECT count(*)").add(where));
-    String dir = descending ? " DESC" : " ASC";
+    long total = totals.count(c, new Sql("SELECT count(*)").add(where));
+    String dir = query.descending() ? " DESC" : " ASC";
     List<RawJson> rows = new Sql("SELECT " + ROW_JSON)
         .add(where)
-        .add("ORDER BY " + order.column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
-        .list(r.db(), RawJson::of);
+        .add("ORDER BY " + query.order().column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
+        .list(c, RawJson::of);
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 

@@ -93,6 +93,15 @@ public final class Db implements AutoCloseable {
    * The data version a read transaction sees: the last change_log seq. Every import that
    * changes a meeting (and so its tasks, participants or visibility) appends to change_log.
    */
+  /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
+  public static java.util.Optional<Long> knownDataVersion(Connection c) {
+    try {
+      return java.util.Optional.of(dataVersion(c));
+    } catch (SQLException noChangeLogYet) {
+      return java.util.Optional.empty();
+    }
+  }
+
   public static long dataVersion(Connection c) throws SQLException {
     try (var rs = c.createStatement().executeQuery("SELECT max(seq) FROM change_log")) {
       rs.next();

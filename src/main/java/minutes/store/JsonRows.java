@@ -2,6 +2,13 @@ package minutes.store;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.lang.reflect.RecordComponent;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -32,5 +39,21 @@ public final class JsonRows {
       object.add("'" + NAMES.translate(keys[i].getName()) + "', " + expressions[i]);
     }
     return object.toString();
+  }
+
+  /**
+   * The rows with these rowids, in the order given (an in-memory list order chose them):
+   * {@code select} is {@code "SELECT <json> , <alias>.rowid FROM ..."} ending where a WHERE
+   * clause can follow, with {@code alias.rowid} to filter on.
+   */
+  public static List<RawJson> byRowid(Connection c, String select, String rowid, long[] rowids) throws SQLException {
+    if (rowids.length == 0) return List.of();
+    Sql sql = new Sql(select + " WHERE " + rowid + " IN (" + "?,".repeat(rowids.length - 1) + "?)",
+        Arrays.stream(rowids).boxed().toArray());
+    Map<Long, RawJson> byId = new HashMap<>();
+    sql.list(c, rs -> byId.put(rs.getLong(2), RawJson.of(rs)));
+    List<RawJson> rows = new ArrayList<>(rowids.length);
+    for (long id : rowids) rows.add(byId.get(id));
+    return rows;
   }
 }

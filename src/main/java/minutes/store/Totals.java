@@ -2,6 +2,7 @@ package minutes.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -15,19 +16,26 @@ public final class Totals {
 
   private final ConcurrentHashMap<String, Long> byQuery = new ConcurrentHashMap<>();
 
-  public long count(Connection c, Sql countQuery) throws SQLException {
-    long version;
-    try {
-      version = Db.dataVersion(c);
-    } catch (SQLException noChangeLogYet) {
-      return countQuery.count(c); // a database before migration 3: nothing to key a total by
-    }
-    String key = version + " " + countQuery.key();
-    Long known = byQuery.get(key);
-    if (known != null) return known;
-    long total = countQuery.count(c);
+  /** The total of {@code query} (any text that tells filters apart) at {@code version}, when known. */
+  public OptionalLong known(long version, String query) {
+    Long total = byQuery.get(version + " " + query);
+    return total == null ? OptionalLong.empty() : OptionalLong.of(total);
+  }
+
+  public void remember(long version, String query, long total) {
     if (byQuery.size() >= MAX_ENTRIES) byQuery.clear();
-    byQuery.put(key, total);
+    byQuery.put(version + " " + query, total);
+  }
+
+  /** The count query's result, counted in SQLite once per data version. */
+  public long count(Connection c, Sql countQuery) throws SQLException {
+    java.util.Optional<Long> knownVersion = Db.knownDataVersion(c);
+    if (knownVersion.isEmpty()) return countQuery.count(c); // nothing to key a total by
+    long version = knownVersion.get();
+    OptionalLong known = known(version, countQuery.key());
+    if (known.isPresent()) return known.getAsLong();
+    long total = countQuery.count(c);
+    remember(version, countQuery.key(), total);
     return total;
   }
 }

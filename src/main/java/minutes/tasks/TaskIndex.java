@@ -5,45 +5,34 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.OptionalLong;
 import minutes.keys.Principal;
+import minutes.keys.Visibility;
+import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.store.Totals;
 import minutes.store.Vocabulary;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Every current task in the order of GET /action-items, held in compact arrays per workspace,
- * as of one data version (the last change_log seq). Counting 400,000 tasks in SQLite takes
- * about 60 ms and a personal key's visibility check over them far longer; a scan of these
- * arrays takes about a millisecond. SQLite stays the source of truth: the snapshot is used
- * only when the request's own read transaction sees the same version, and the page's rows
- * are then read from SQLite in that transaction. Otherwise the caller falls back to SQL while
- * a rebuild runs in the background. Thread-safe.
+ * as of one data version. Counting 400,000 tasks in SQLite takes about 60 ms and a personal
+ * key's visibility check over them far longer; a scan of these arrays takes about a
+ * millisecond. The page's rows are then read from SQLite in the request's own transaction
+ * (see {@link DataSnapshot} for when the arrays are used at all). Thread-safe.
  */
 public final class TaskIndex implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(TaskIndex.class);
   static final int NO_DUE = Integer.MAX_VALUE;
-  private static final int MAX_CACHED_TOTALS = 10_000;
 
-  private final Db db;
-  private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "task-index");
-    t.setDaemon(true);
-    return t;
-  });
-  private final AtomicBoolean rebuilding = new AtomicBoolean();
-  private volatile Snapshot snapshot;
+  private final DataSnapshot<Snapshot> snapshot;
+  private final Totals totals = new Totals();
 
   public TaskIndex(Db db) {
-    this.db = db;
+    this.snapshot = new DataSnapshot<>(db, "task order", TaskIndex::load);
   }
 
   /** Filters of the cross-meeting list; empty optionals do not filter. */
@@ -58,14 +47,12 @@ public final class TaskIndex implements AutoCloseable {
    * started) when it is not, so the caller answers from SQL.
    */
   Optional<Page> page(long version, Principal who, Filter f, int offset, int limit) {
-    Snapshot s = snapshot;
-    if (s == null || s.version != version) {
-      rebuildLater();
-      return Optional.empty();
-    }
+    Optional<Snapshot> held = snapshot.at(version);
+    if (held.isEmpty()) return Optional.empty();
+    Snapshot s = held.get();
     Tasks tasks = s.byWorkspace.get(who.workspaceId());
     if (tasks == null) return Optional.of(new Page(0, new long[0]));
-    BitSet visible = who.isPersonal() ? s.viewers.getOrDefault(who.userEmail().toLowerCase(Locale.ROOT), new BitSet()) : null;
+    BitSet visible = who.isPersonal() ? s.viewers.getOrDefault(Visibility.viewerKey(who.userEmail()), new BitSet()) : null;
     int meeting = -1;
     if (f.meetingId().isPresent()) {
       Integer idx = s.meetingIndex.get(f.meetingId().get());
@@ -82,13 +69,13 @@ public final class TaskIndex implements AutoCloseable {
       // The whole workspace in list order: the page is a slice, no scan needed.
       int from = (int) Math.min(offset, tasks.size);
       int to = (int) Math.min((long) from + limit, tasks.size);
-      return Optional.of(new Page(tasks.size, java.util.Arrays.copyOfRange(tasks.rowid, from, to)));
+      return Optional.of(new Page(tasks.size, Arrays.copyOfRange(tasks.rowid, from, to)));
     }
     // The total of a filter is counted once per snapshot; later pages stop scanning as soon as
     // they are filled, which for the first pages is after a few thousand entries, not 400,000.
-    String countKey = who.workspaceId() + "|" + (visible == null ? "" : who.userEmail().toLowerCase(Locale.ROOT))
+    String countKey = who.workspaceId() + "|" + (visible == null ? "" : Visibility.viewerKey(who.userEmail()))
         + "|" + meeting + "|" + status + "|" + verdict + "|" + dueFrom + "|" + dueTo;
-    Long knownTotal = s.totals.get(countKey);
+    OptionalLong knownTotal = totals.known(version, countKey);
     long[] page = new long[limit];
     int filled = 0;
     long total = 0;
@@ -100,90 +87,57 @@ public final class TaskIndex implements AutoCloseable {
       if (visible != null && !visible.get(tasks.meeting[i])) continue;
       if (total >= offset && filled < limit) page[filled++] = tasks.rowid[i];
       total++;
-      if (knownTotal != null && filled == limit) break;
+      if (knownTotal.isPresent() && filled == limit) break;
     }
-    if (knownTotal == null) {
-      if (s.totals.size() >= MAX_CACHED_TOTALS) s.totals.clear(); // bounded: filters come from users
-      s.totals.put(countKey, total);
-      knownTotal = total;
-    }
-    return Optional.of(new Page(knownTotal, java.util.Arrays.copyOf(page, filled)));
+    if (knownTotal.isPresent()) return Optional.of(new Page(knownTotal.getAsLong(), Arrays.copyOf(page, filled)));
+    totals.remember(version, countKey, total);
+    return Optional.of(new Page(total, Arrays.copyOf(page, filled)));
   }
 
-  /** Builds a snapshot now (tests); the server uses {@link #buildInBackground()}. */
+  /** Builds the order now (tests); the server uses {@link #buildInBackground()}. */
   public void buildNow() {
-    try {
-      snapshot = load();
-    } catch (SQLException e) {
-      log.warn("task index not built; the task list answers from SQL until it is: {}", e.getMessage());
-    }
+    snapshot.buildNow();
   }
 
-  /** Start-up: the server answers from SQL until the first snapshot is there, so it is ready at once. */
+  /** Start-up: the server answers from SQL until the first order is there, so it is ready at once. */
   public void buildInBackground() {
-    rebuildLater();
+    snapshot.buildInBackground();
   }
 
-  private void rebuildLater() {
-    if (!rebuilding.compareAndSet(false, true)) return;
-    builder.execute(() -> {
-      try {
-        snapshot = load();
-      } catch (SQLException | RuntimeException e) {
-        log.warn("task index rebuild failed; the task list answers from SQL meanwhile: {}", e.getMessage());
-      } finally {
-        rebuilding.set(false);
-      }
-    });
-  }
-
-  private Snapshot load() throws SQLException {
-    long started = System.nanoTime();
-    try (Connection c = db.read()) {
-      c.setAutoCommit(false); // one snapshot for the version and the rows
-      try {
-        long version = Db.dataVersion(c);
-        Map<String, Integer> meetingIndex = new HashMap<>();
-        Map<Long, Tasks> byWorkspace = new HashMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
-            SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
-            WHERE a.is_current = 1
-            ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC, a.id""")) {
-          while (rs.next()) {
-            Tasks t = byWorkspace.computeIfAbsent(rs.getLong(1), k -> new Tasks());
-            String due = rs.getString(5);
-            int meeting = meetingIndex.computeIfAbsent(rs.getString(6), k -> meetingIndex.size());
-            t.add(rs.getLong(2), (byte) Vocabulary.TASK_STATUSES.indexOf(rs.getString(3)),
-                (byte) Vocabulary.VERDICTS.indexOf(rs.getString(4)),
-                due == null ? NO_DUE : (int) LocalDate.parse(due).toEpochDay(), meeting);
-          }
-        }
-        Map<String, BitSet> viewers = new HashMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT email, meeting_id FROM meeting_viewer")) {
-          while (rs.next()) {
-            Integer meeting = meetingIndex.get(rs.getString(2));
-            if (meeting != null) {
-              viewers.computeIfAbsent(rs.getString(1).toLowerCase(Locale.ROOT), k -> new BitSet()).set(meeting);
-            }
-          }
-        }
-        long tasks = byWorkspace.values().stream().mapToLong(t -> t.size).sum();
-        log.info("task index: {} tasks of {} meetings at version {} in {} ms", tasks, meetingIndex.size(), version,
-            (System.nanoTime() - started) / 1_000_000);
-        return new Snapshot(version, byWorkspace, meetingIndex, viewers, new java.util.concurrent.ConcurrentHashMap<>());
-      } finally {
-        c.rollback();
+  private static Snapshot load(Connection c) throws SQLException {
+    Map<String, Integer> meetingIndex = new HashMap<>();
+    Map<Long, Tasks> byWorkspace = new HashMap<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
+        SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
+        WHERE a.is_current = 1
+        ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC, a.id""")) {
+      while (rs.next()) {
+        Tasks t = byWorkspace.computeIfAbsent(rs.getLong(1), k -> new Tasks());
+        String due = rs.getString(5);
+        int meeting = meetingIndex.computeIfAbsent(rs.getString(6), k -> meetingIndex.size());
+        t.add(rs.getLong(2), (byte) Vocabulary.TASK_STATUSES.indexOf(rs.getString(3)),
+            (byte) Vocabulary.VERDICTS.indexOf(rs.getString(4)),
+            due == null ? NO_DUE : (int) LocalDate.parse(due).toEpochDay(), meeting);
       }
     }
+    Map<String, BitSet> viewers = new HashMap<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT email, meeting_id FROM meeting_viewer")) {
+      while (rs.next()) {
+        Integer meeting = meetingIndex.get(rs.getString(2));
+        if (meeting != null) {
+          viewers.computeIfAbsent(Visibility.viewerKey(rs.getString(1)), k -> new BitSet()).set(meeting);
+        }
+      }
+    }
+    return new Snapshot(byWorkspace, meetingIndex, viewers);
   }
 
   @Override
   public void close() {
-    builder.shutdownNow();
+    snapshot.close();
   }
 
-  private record Snapshot(long version, Map<Long, Tasks> byWorkspace, Map<String, Integer> meetingIndex,
-      Map<String, BitSet> viewers, Map<String, Long> totals) {}
+  private record Snapshot(Map<Long, Tasks> byWorkspace, Map<String, Integer> meetingIndex, Map<String, BitSet> viewers) {}
 
   /** Parallel arrays, one slot per task, in list order. */
   private static final class Tasks {
@@ -197,11 +151,11 @@ public final class TaskIndex implements AutoCloseable {
     void add(long id, byte s, byte v, int d, int m) {
       if (size == rowid.length) {
         int n = size * 2;
-        rowid = java.util.Arrays.copyOf(rowid, n);
-        status = java.util.Arrays.copyOf(status, n);
-        verdict = java.util.Arrays.copyOf(verdict, n);
-        due = java.util.Arrays.copyOf(due, n);
-        meeting = java.util.Arrays.copyOf(meeting, n);
+        rowid = Arrays.copyOf(rowid, n);
+        status = Arrays.copyOf(status, n);
+        verdict = Arrays.copyOf(verdict, n);
+        due = Arrays.copyOf(due, n);
+        meeting = Arrays.copyOf(meeting, n);
       }
       rowid[size] = id;
       status[size] = s;

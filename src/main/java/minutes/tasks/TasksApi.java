@@ -7,7 +7,7 @@ import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
-import minutes.http.RawJson;
+import minutes.store.RawJson;
 import minutes.http.Request;
 import minutes.keys.Visibility;
 import minutes.store.Ids;
@@ -89,14 +89,8 @@ public final class TasksApi {
 
   /** The page's rows, read in the request's transaction, in the snapshot's order. */
   static List<RawJson> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
-    if (rowids.length == 0) return List.of();
-    Sql sql = new Sql("SELECT " + TASK_JSON + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id"
-        + " WHERE a.rowid IN (" + "?,".repeat(rowids.length - 1) + "?)", java.util.Arrays.stream(rowids).boxed().toArray());
-    java.util.Map<Long, RawJson> byId = new java.util.HashMap<>();
-    sql.list(c, rs -> byId.put(rs.getLong(2), RawJson.of(rs)));
-    List<RawJson> rows = new java.util.ArrayList<>(rowids.length);
-    for (long id : rowids) rows.add(byId.get(id));
-    return rows;
+    return JsonRows.byRowid(c, "SELECT " + TASK_JSON + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id",
+        "a.rowid", rowids);
   }
 
   /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */

@@ -1,4 +1,4 @@
-package minutes.http;
+package minutes.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializable;

@@ -1,0 +1,104 @@
+package minutes.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A value derived from the whole database as of one data version (the last change_log seq),
+ * such as an in-memory list order. SQLite stays the source of truth: the value is handed out
+ * only for the version the caller's own read transaction sees, and otherwise the caller
+ * answers from SQL while a rebuild runs in the background. Thread-safe.
+ */
+public final class DataSnapshot<T> implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DataSnapshot.class);
+
+  /** Reads the value inside a read transaction; the version is that transaction's. */
+  @FunctionalInterface
+  public interface Loader<T> {
+    T load(Connection c) throws SQLException;
+  }
+
+  private record Held<T>(long version, T value) {}
+
+  private final Db db;
+  private final String name;
+  private final Loader<T> loader;
+  private final ExecutorService builder;
+  private final AtomicBoolean rebuilding = new AtomicBoolean();
+  private volatile Held<T> held;
+
+  /** {@code name}: what the value is, for the log ("task order"). */
+  public DataSnapshot(Db db, String name, Loader<T> loader) {
+    this.db = db;
+    this.name = name;
+    this.loader = loader;
+    this.builder = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, name.replace(' ', '-'));
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The value as of {@code version} when that is the one held; otherwise empty, and a rebuild starts. */
+  public Optional<T> at(long version) {
+    Held<T> h = held;
+    if (h == null || h.version != version) {
+      rebuildLater();
+      return Optional.empty();
+    }
+    return Optional.of(h.value);
+  }
+
+  /** Builds the value now (tests); the server uses {@link #buildInBackground()}. */
+  public void buildNow() {
+    try {
+      held = load();
+    } catch (SQLException e) {
+      log.warn("{} not built; answers come from SQL until it is: {}", name, e.getMessage());
+    }
+  }
+
+  /** Start-up: answers come from SQL until the first value is there, so the server is ready at once. */
+  public void buildInBackground() {
+    rebuildLater();
+  }
+
+  private void rebuildLater() {
+    if (!rebuilding.compareAndSet(false, true)) return;
+    builder.execute(() -> {
+      try {
+        held = load();
+      } catch (SQLException | RuntimeException e) {
+        log.warn("{} rebuild failed; answers come from SQL meanwhile: {}", name, e.getMessage());
+      } finally {
+        rebuilding.set(false);
+      }
+    });
+  }
+
+  private Held<T> load() throws SQLException {
+    long started = System.nanoTime();
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false); // one snapshot for the version and the rows
+      try {
+        long version = Db.dataVersion(c);
+        T value = loader.load(c);
+        log.info("{} built at data version {} in {} ms", name, version, (System.nanoTime() - started) / 1_000_000);
+        return new Held<>(version, value);
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    builder.shutdownNow();
+  }
+}
