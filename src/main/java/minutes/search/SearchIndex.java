@@ -26,6 +26,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -234,43 +235,57 @@ public final class SearchIndex implements AutoCloseable {
   }
 
   /**
-   * Finds for each hit the field it matched best in (title, protocol, transcript) and reads
-   * its display values, leaf by leaf in document order as doc values and scorers require.
+   * Reads each hit's display values and names the field it matched best in. The rank is the
+   * score the hits were ordered by; the field is the first of title, protocol and transcript
+   * (ties go to the earlier one) that scores it. A hit that neither its title nor its minutes
+   * explain is a transcript hit, so the transcript, by far the costliest field to score, is
+   * never scored again. Leaf by leaf in document order, as doc values and scorers require.
    */
   private static Hit[] describe(IndexSearcher s, Query[] fields, ScoreDoc[] docs) throws IOException {
     Hit[] hits = new Hit[docs.length];
-    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc);
-    Weight[] weights = new Weight[fields.length];
-    for (int f = 0; f < fields.length; f++) weights[f] = s.createWeight(s.rewrite(fields[f]), ScoreMode.COMPLETE, 1f);
+    boolean titleRanks = false;
+    for (int i = 0; i < docs.length; i++) {
+      hits[i] = new Hit(docs[i].doc);
+      hits[i].rank = (Float) ((FieldDoc) docs[i]).fields[0]; // ORDER's first key
+      titleRanks |= hits[i].rank == SearchQuery.TITLE_RANK;
+    }
+    Weight title = titleRanks ? weight(s, fields[0]) : null, protocol = weight(s, fields[1]);
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     LeafReaderContext leaf = null;
-    Scorer[] scorers = new Scorer[fields.length];
+    Scorer titleScorer = null, protocolScorer = null;
     BinaryDocValues meta = null;
     for (Hit h : byDoc) {
       if (leaf == null || h.doc >= leaf.docBase + leaf.reader().maxDoc()) {
         leaf = leaves.get(ReaderUtil.subIndex(h.doc, leaves));
-        for (int f = 0; f < fields.length; f++) scorers[f] = weights[f].scorer(leaf);
+        titleScorer = title == null ? null : title.scorer(leaf);
+        protocolScorer = protocol.scorer(leaf);
         meta = DocValues.getBinary(leaf.reader(), IndexedMeeting.META);
       }
       int local = h.doc - leaf.docBase;
       if (!meta.advanceExact(local)) throw new IllegalStateException("a search document without display values");
       h.meta = IndexedMeeting.Meta.decode(meta.binaryValue());
-      h.rank = -1;
-      for (int f = 0; f < fields.length; f++) {
-        Scorer sc = scorers[f];
-        if (sc == null) continue;
-        int at = sc.docID() < local ? sc.iterator().advance(local) : sc.docID();
-        if (at != local) continue;
-        float score = sc.score();
-        if (score > h.rank) {
-          h.rank = score;
-          h.field = f == 0 ? IndexedMeeting.TITLE : CONTENT_FIELDS[f - 1];
-        }
+      if (h.rank == SearchQuery.TITLE_RANK && at(titleScorer, local)) {
+        h.field = IndexedMeeting.TITLE;
+        continue;
       }
+      // The same score summed in another order may differ in its last bit: that is a tie.
+      boolean byProtocol = at(protocolScorer, local) && protocolScorer.score() >= h.rank * (1 - 1e-6f);
+      h.field = byProtocol ? IndexedMeeting.PROTOCOL : IndexedMeeting.TRANSCRIPT;
     }
     return hits;
+  }
+
+  private static Weight weight(IndexSearcher s, Query q) throws IOException {
+    return s.createWeight(s.rewrite(q), ScoreMode.COMPLETE, 1f);
+  }
+
+  /** Moves the scorer (null: nothing in this leaf matches) to doc; true when doc matches. */
+  private static boolean at(Scorer scorer, int doc) throws IOException {
+    if (scorer == null) return false;
+    int at = scorer.docID() < doc ? scorer.iterator().advance(doc) : scorer.docID();
+    return at == doc;
   }
 
   /**
