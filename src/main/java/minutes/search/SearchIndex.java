@@ -36,6 +36,7 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.AlreadyClosedException;
@@ -207,7 +208,11 @@ public final class SearchIndex implements AutoCloseable {
     }
     List<BytesRef> pending = changedSince(db, seq);
     if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
-    TopFieldDocs top = s.search(b.build(), limit, ORDER);
+    // No total is ever shown, so non-competitive documents may be skipped as soon as `limit`
+    // hits are in, not after Lucene's default of 1,000: p99 of matching 13.0 -> 10.7 ms at
+    // 20,000 meetings, with the same top documents for all 300 bench queries. Skipping keeps
+    // documents that tie with the lowest rank kept so far; the date decides among them.
+    TopFieldDocs top = s.search(b.build(), new TopFieldCollectorManager(ORDER, limit, null, limit));
     ScoreDoc[] docs = top.scoreDocs;
     if (docs.length == 0) return List.of();
 

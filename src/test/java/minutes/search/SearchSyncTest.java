@@ -111,6 +111,29 @@ class SearchSyncTest {
   }
 
   @Test
+  void aLimitThatCutsThroughEqualRanksKeepsTheNewestEvenWhenFoundLast() throws Exception {
+    index = openLive();
+    // Same words and length as m0..m19, so the same rank, but newer; applied last, so it is
+    // the last document the search visits, after the queue is full and skipping has begun.
+    new SearchData().meeting("acme", "newest", "Meeting new", "2026-03-01T09:00:00Z", List.of("ann@acme.com"), null,
+        "alpha bravo numbernew").importInto(dbPath, dir);
+    index.syncOnce();
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        for (int limit : new int[] {1, 3}) {
+          List<SearchHit> hits = index.search(c, acme, SearchQuery.parse("alpha", index.analyzer()), limit);
+          assertEquals(limit, hits.size());
+          assertEquals(SearchData.id("newest"), hits.get(0).meetingId());
+          for (SearchHit h : hits) assertEquals(hits.get(0).rank(), h.rank(), "all tie on rank");
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  @Test
   void pendingChangesNameEachMeetingOnceAndAreFoundByARangeOfSeqNotAScan() throws Exception {
     long seq;
     try (Connection c = db.read()) {
