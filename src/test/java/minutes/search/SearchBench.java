@@ -35,6 +35,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
@@ -166,7 +167,8 @@ public final class SearchBench {
             .add(new TermQuery(new org.apache.lucene.index.Term(IndexedMeeting.WORKSPACE, Long.toString(workspaceId))),
                 Occur.FILTER)
             .build();
-        return s.search(match, 50, order).scoreDocs.length;
+        // Collected as SearchIndex does: skipping may start once 50 hits are in.
+        return s.search(match, new TopFieldCollectorManager(order, 50, null, 50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
     }
