@@ -57,6 +57,13 @@ class SearchIndexTest {
             LONG_TAIL + "finally the unicornword appeared near the very end of it all.")
         .meeting("acme", "emoji", "Emoji", "2026-01-02T09:00:00Z", List.of(), null,
             "x" + "\uD83D\uDE42".repeat(1500) + " needleword " + "\uD83D\uDE42".repeat(1500) + " tailword")
+        // Each ranked best by another field (RankSimilarity: about 0.8, 0.83 and 0.35 against 0.5, 0.5 and 0.19).
+        .meeting("acme", "best-protocol", "Quokka notes", "2026-04-01T09:00:00Z", List.of(),
+            "quokka quokka quokka quokka", "one quokka.")
+        .meeting("acme", "best-transcript", "Wildlife talk", "2026-04-02T09:00:00Z", List.of(), "a quokka",
+            "quokka quokka quokka quokka quokka.")
+        .meeting("acme", "best-title", "Quokka census", "2026-04-03T09:00:00Z", List.of(), null,
+            LONG_TAIL + "and a quokka.")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
             "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
         .importInto(dir.resolve("m.db"), dir);
@@ -159,6 +166,18 @@ class SearchIndexTest {
     assertEquals("2026-03-02T09:00:00Z", h.startsAt());
     assertEquals("2026-01-01T08:00:00Z", h.createdAt());
     assertEquals("Budget review with Müller", h.title());
+  }
+
+  @Test
+  void eachHitNamesTheFieldThatRanksItBestWhateverElseMatches() throws Exception {
+    List<SearchHit> hits = search(acme, "quokka");
+    assertEquals(List.of(SearchData.id("best-transcript"), SearchData.id("best-protocol"), SearchData.id("best-title")),
+        ids(hits));
+    assertEquals(List.of("transcript", "protocol", "title"), hits.stream().map(SearchHit::matchedIn).toList());
+    assertTrue(hits.get(1).rank() > 0.35, "the minutes outrank the title that also matches: " + hits.get(1).rank());
+    assertEquals(0.35, hits.get(2).rank(), "the title outranks a long transcript that mentions the word once");
+    assertEquals("<mark>Quokka</mark> census", hits.get(2).snippet());
+    assertEquals("<mark>quokka</mark> <mark>quokka</mark> <mark>quokka</mark> <mark>quokka</mark>", hits.get(1).snippet());
   }
 
   @Test

@@ -111,6 +111,56 @@ class SearchSyncTest {
   }
 
   @Test
+  void aLimitThatCutsThroughEqualRanksKeepsTheNewestEvenWhenFoundLast() throws Exception {
+    index = openLive();
+    // Same words and length as m0..m19, so the same rank, but newer; applied last, so it is
+    // the last document the search visits, after the queue is full and skipping has begun.
+    new SearchData().meeting("acme", "newest", "Meeting new", "2026-03-01T09:00:00Z", List.of("ann@acme.com"), null,
+        "alpha bravo numbernew").importInto(dbPath, dir);
+    index.syncOnce();
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        for (int limit : new int[] {1, 3}) {
+          List<SearchHit> hits = index.search(c, acme, SearchQuery.parse("alpha", index.analyzer()), limit);
+          assertEquals(limit, hits.size());
+          assertEquals(SearchData.id("newest"), hits.get(0).meetingId());
+          for (SearchHit h : hits) assertEquals(hits.get(0).rank(), h.rank(), "all tie on rank");
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  @Test
+  void pendingChangesNameEachMeetingOnceAndAreFoundByARangeOfSeqNotAScan() throws Exception {
+    long seq;
+    try (Connection c = db.read()) {
+      seq = SearchIndex.maxSeq(c);
+    }
+    for (int round = 0; round < 2; round++) { // m5 twice, m7 once: three change_log entries
+      new SearchData().meeting("acme", "m5", "Meeting 5", "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "echo")
+          .importInto(dbPath, dir);
+    }
+    new SearchData().meeting("acme", "m7", "Meeting 7", "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "echo")
+        .importInto(dbPath, dir);
+    try (Connection c = db.read()) {
+      assertEquals(List.of(SearchData.id("m5"), SearchData.id("m7")),
+          SearchIndex.changedSince(c, seq).stream().map(b -> b.utf8ToString()).toList());
+      // Every search runs this lookup: a scan of change_log would cost in proportion to its whole history.
+      try (var ps = c.prepareStatement("EXPLAIN QUERY PLAN " + SearchIndex.CHANGED_SINCE)) {
+        ps.setLong(1, seq);
+        try (var rs = ps.executeQuery()) {
+          assertTrue(rs.next());
+          String plan = rs.getString("detail");
+          assertTrue(plan.startsWith("SEARCH change_log USING INTEGER PRIMARY KEY"), plan);
+        }
+      }
+    }
+  }
+
+  @Test
   void aServerKilledMidSyncCatchesUpWithNoMeetingMissingOrDoubled() throws Exception {
     index = openLive();
     index.close();
