@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import minutes.keys.Visibility;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -79,9 +79,9 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     return d;
   }
 
-  /** Emails compare case-insensitively (meeting_viewer is COLLATE NOCASE). */
+  /** Emails compare as meeting_viewer's COLLATE NOCASE does: the visibility of search and of SQL agree. */
   static String viewerTerm(String email) {
-    return email.toLowerCase(Locale.ROOT);
+    return Visibility.viewerKey(email);
   }
 
   /** The display values of a hit, read back from doc values. */

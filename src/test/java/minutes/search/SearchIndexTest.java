@@ -64,6 +64,8 @@ class SearchIndexTest {
             "quokka quokka quokka quokka quokka.")
         .meeting("acme", "best-title", "Quokka census", "2026-04-03T09:00:00Z", List.of(), null,
             LONG_TAIL + "and a quokka.")
+        .meeting("acme", "umlaut-viewer", "Okapi sighting", "2026-01-03T09:00:00Z", List.of("ülla@acme.com"), null,
+            "An okapiword was seen.")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
             "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
         .importInto(dir.resolve("m.db"), dir);
@@ -320,5 +322,14 @@ class SearchIndexTest {
     assertEquals(List.of(), ids(search(ann, "harbour")), "meetings visible to nobody stay hidden from personal keys");
     assertEquals(1, search(ann, "unicornword").size());
     assertEquals(1, search(bob, "unicornword").size());
+  }
+
+  @Test
+  void personalKeyEmailsIgnoreAsciiCaseOnlyAsSqlDoes() throws Exception {
+    long acmeId = workspaceId("acme");
+    Principal sameUser = new Principal("k5", acmeId, "ülla@ACME.com", EnumSet.allOf(Scope.class), Set.of());
+    Principal otherUser = new Principal("k6", acmeId, "Ülla@acme.com", EnumSet.allOf(Scope.class), Set.of());
+    assertEquals(List.of(SearchData.id("umlaut-viewer")), ids(search(sameUser, "okapiword")));
+    assertEquals(List.of(), ids(search(otherUser, "okapiword")), "Ü is another letter than ü for meeting_viewer (NOCASE)");
   }
 }
