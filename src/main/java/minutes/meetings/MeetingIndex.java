@@ -9,11 +9,11 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.store.ListOrder;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
 
@@ -29,9 +29,6 @@ public final class MeetingIndex implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
   record Query(Optional<String> from, Optional<String> to, Optional<String> titleContains, Optional<String> status,
       Optional<String> platform, Optional<String> source, MeetingsApi.Order order, boolean descending) {}
-
-  /** One page: the total ignoring limit and offset, and the page's meeting rowids in order. */
-  record Page(long total, long[] rowids) {}
 
   private final DataSnapshot<Snapshot> snapshot;
   private final Totals totals = new Totals();
@@ -51,11 +48,11 @@ public final class MeetingIndex implements AutoCloseable {
   }
 
   /** The page from the snapshot of {@code version}; empty (and a rebuild started) when there is none yet. */
-  Optional<Page> page(long version, Principal who, Query f, int offset, int limit) {
+  Optional<ListOrder.Page> page(long version, Principal who, Query f, int offset, int limit) {
     Optional<Snapshot> held = snapshot.at(version);
     if (held.isEmpty()) return Optional.empty();
     Meetings m = held.get().byWorkspace.get(who.workspaceId());
-    if (m == null) return Optional.of(new Page(0, new long[0]));
+    if (m == null) return Optional.of(ListOrder.EMPTY);
     BitSet visible = who.isPersonal()
         ? held.get().viewers.getOrDefault(who.workspaceId() + " " + Visibility.viewerKey(who.userEmail()), new BitSet())
         : null;
@@ -67,39 +64,35 @@ public final class MeetingIndex implements AutoCloseable {
     String title = f.titleContains().orElse(null);
     int[] sequence = m.orders[f.order().ordinal()];
     boolean descending = f.descending();
+    boolean filtered = visible != null || status >= 0 || platform >= 0 || source >= 0 || from != null || to != null
+        || title != null;
+    // The order does not change the total, so it is not part of the key.
+    String filterKey = !filtered ? null : who.workspaceId() + "|"
+        + (visible == null ? "" : Visibility.viewerKey(who.userEmail())) + "|" + status + "|" + platform + "|" + source
+        + "|" + from + "|" + to + "|" + title;
+    ListOrder.Entries entries = new ListOrder.Entries() {
+      private int slot(int position) {
+        return sequence[descending ? m.size - 1 - position : position];
+      }
 
-    boolean unfiltered = visible == null && status < 0 && platform < 0 && source < 0 && from == null && to == null
-        && title == null;
-    if (unfiltered) {
-      int first = (int) Math.min(offset, m.size);
-      int end = (int) Math.min((long) first + limit, m.size);
-      long[] page = new long[end - first];
-      for (int i = first; i < end; i++) page[i - first] = m.rowid[sequence[descending ? m.size - 1 - i : i]];
-      return Optional.of(new Page(m.size, page));
-    }
-    // A filter's total is counted once per data version; later pages stop as soon as they are full.
-    String countKey = who.workspaceId() + "|" + (visible == null ? "" : Visibility.viewerKey(who.userEmail())) + "|"
-        + status + "|" + platform + "|" + source + "|" + from + "|" + to + "|" + title;
-    OptionalLong knownTotal = totals.known(version, countKey);
-    long[] page = new long[limit];
-    int filled = 0;
-    long total = 0;
-    for (int i = 0; i < m.size; i++) {
-      int at = sequence[descending ? m.size - 1 - i : i];
-      if (status >= 0 && m.status[at] != status) continue;
-      if (platform >= 0 && m.platform[at] != platform) continue;
-      if (source >= 0 && m.source[at] != source) continue;
-      if (from != null && m.sortAt[at].compareTo(from) < 0) continue;
-      if (to != null && m.sortAt[at].compareTo(to) >= 0) continue;
-      if (title != null && !m.titleFolded[at].contains(title)) continue;
-      if (visible != null && !visible.get(at)) continue;
-      if (total >= offset && filled < limit) page[filled++] = m.rowid[at];
-      total++;
-      if (knownTotal.isPresent() && filled == limit) break;
-    }
-    if (knownTotal.isPresent()) return Optional.of(new Page(knownTotal.getAsLong(), Arrays.copyOf(page, filled)));
-    totals.remember(version, countKey, total);
-    return Optional.of(new Page(total, Arrays.copyOf(page, filled)));
+      @Override
+      public boolean keep(int position) {
+        int at = slot(position);
+        return (status < 0 || m.status[at] == status)
+            && (platform < 0 || m.platform[at] == platform)
+            && (source < 0 || m.source[at] == source)
+            && (from == null || m.sortAt[at].compareTo(from) >= 0)
+            && (to == null || m.sortAt[at].compareTo(to) < 0)
+            && (title == null || m.titleFolded[at].contains(title))
+            && (visible == null || visible.get(at));
+      }
+
+      @Override
+      public long rowid(int position) {
+        return m.rowid[slot(position)];
+      }
+    };
+    return Optional.of(ListOrder.page(m.size, entries, filterKey, offset, limit, totals, version));
   }
 
   private static byte code(Optional<String> value, java.util.List<String> vocabulary) {

@@ -75,7 +75,7 @@ public final class MeetingsApi {
     int offset = p.offset();
     MeetingIndex.Query query = new MeetingIndex.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
-    Optional<MeetingIndex.Page> fromIndex = Db.knownDataVersion(r.db())
+    Optional<minutes.store.ListOrder.Page> fromIndex = Db.knownDataVersion(r.db())
         .flatMap(version -> index.page(version, r.principal(), query, offset, limit));
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),

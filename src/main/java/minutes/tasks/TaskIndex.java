@@ -10,11 +10,11 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.store.ListOrder;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
 
@@ -39,24 +39,21 @@ public final class TaskIndex implements AutoCloseable {
   record Filter(Optional<String> meetingId, Optional<String> status, Optional<String> verdict,
       Optional<LocalDate> dueFrom, Optional<LocalDate> dueTo) {}
 
-  /** One page: the total ignoring limit and offset, and the page's task rowids in order. */
-  record Page(long total, long[] rowids) {}
-
   /**
    * The page from the snapshot, when the snapshot is of {@code version}; empty (and a rebuild
    * started) when it is not, so the caller answers from SQL.
    */
-  Optional<Page> page(long version, Principal who, Filter f, int offset, int limit) {
+  Optional<ListOrder.Page> page(long version, Principal who, Filter f, int offset, int limit) {
     Optional<Snapshot> held = snapshot.at(version);
     if (held.isEmpty()) return Optional.empty();
     Snapshot s = held.get();
     Tasks tasks = s.byWorkspace.get(who.workspaceId());
-    if (tasks == null) return Optional.of(new Page(0, new long[0]));
+    if (tasks == null) return Optional.of(ListOrder.EMPTY);
     BitSet visible = who.isPersonal() ? s.viewers.getOrDefault(Visibility.viewerKey(who.userEmail()), new BitSet()) : null;
     int meeting = -1;
     if (f.meetingId().isPresent()) {
       Integer idx = s.meetingIndex.get(f.meetingId().get());
-      if (idx == null) return Optional.of(new Page(0, new long[0]));
+      if (idx == null) return Optional.of(ListOrder.EMPTY);
       meeting = idx;
     }
     byte status = f.status().map(v -> (byte) Vocabulary.TASK_STATUSES.indexOf(v)).orElse((byte) -1);
@@ -64,34 +61,27 @@ public final class TaskIndex implements AutoCloseable {
     boolean dueBounded = f.dueFrom().isPresent() || f.dueTo().isPresent();
     int dueFrom = f.dueFrom().map(d -> (int) d.toEpochDay()).orElse(Integer.MIN_VALUE);
     int dueTo = f.dueTo().map(d -> (int) d.toEpochDay()).orElse(NO_DUE - 1);
+    boolean filtered = visible != null || meeting >= 0 || status >= 0 || verdict >= 0 || dueBounded;
+    String filterKey = !filtered ? null : who.workspaceId() + "|"
+        + (visible == null ? "" : Visibility.viewerKey(who.userEmail())) + "|" + meeting + "|" + status + "|" + verdict
+        + "|" + dueFrom + "|" + dueTo;
+    int onlyMeeting = meeting;
+    ListOrder.Entries entries = new ListOrder.Entries() {
+      @Override
+      public boolean keep(int i) {
+        return (onlyMeeting < 0 || tasks.meeting[i] == onlyMeeting)
+            && (status < 0 || tasks.status[i] == status)
+            && (verdict < 0 || tasks.verdict[i] == verdict)
+            && (!dueBounded || (tasks.due[i] >= dueFrom && tasks.due[i] <= dueTo))
+            && (visible == null || visible.get(tasks.meeting[i]));
+      }
 
-    if (visible == null && meeting < 0 && status < 0 && verdict < 0 && !dueBounded) {
-      // The whole workspace in list order: the page is a slice, no scan needed.
-      int from = (int) Math.min(offset, tasks.size);
-      int to = (int) Math.min((long) from + limit, tasks.size);
-      return Optional.of(new Page(tasks.size, Arrays.copyOfRange(tasks.rowid, from, to)));
-    }
-    // The total of a filter is counted once per snapshot; later pages stop scanning as soon as
-    // they are filled, which for the first pages is after a few thousand entries, not 400,000.
-    String countKey = who.workspaceId() + "|" + (visible == null ? "" : Visibility.viewerKey(who.userEmail()))
-        + "|" + meeting + "|" + status + "|" + verdict + "|" + dueFrom + "|" + dueTo;
-    OptionalLong knownTotal = totals.known(version, countKey);
-    long[] page = new long[limit];
-    int filled = 0;
-    long total = 0;
-    for (int i = 0; i < tasks.size; i++) {
-      if (meeting >= 0 && tasks.meeting[i] != meeting) continue;
-      if (status >= 0 && tasks.status[i] != status) continue;
-      if (verdict >= 0 && tasks.verdict[i] != verdict) continue;
-      if (dueBounded && (tasks.due[i] < dueFrom || tasks.due[i] > dueTo)) continue;
-      if (visible != null && !visible.get(tasks.meeting[i])) continue;
-      if (total >= offset && filled < limit) page[filled++] = tasks.rowid[i];
-      total++;
-      if (knownTotal.isPresent() && filled == limit) break;
-    }
-    if (knownTotal.isPresent()) return Optional.of(new Page(knownTotal.getAsLong(), Arrays.copyOf(page, filled)));
-    totals.remember(version, countKey, total);
-    return Optional.of(new Page(total, Arrays.copyOf(page, filled)));
+      @Override
+      public long rowid(int i) {
+        return tasks.rowid[i];
+      }
+    };
+    return Optional.of(ListOrder.page(tasks.size, entries, filterKey, offset, limit, totals, version));
   }
 
   /** Builds the order now (tests); the server uses {@link #buildInBackground()}. */

@@ -83,7 +83,7 @@ class TaskIndexTest {
       for (Principal who : keys) {
         for (TaskIndex.Filter f : filters) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
-            TaskIndex.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
+            minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
             Pagination.Page<minutes.store.RawJson> sql = TasksApi.allFromSql(c, who, f, window[0], window[1]);
             assertEquals(sql.pagination().total(), page.total(), who + " " + f);
             assertEquals(sql.data(), TasksApi.byRowid(c, page.rowids()), who + " " + f);
