@@ -100,6 +100,11 @@ public record Config(
         logQueryText, shutdownSeconds, source);
   }
 
+  public Config withDbPoolSize(int size) {
+    return new Config(httpHost, httpPort, dbPath, indexPath, autoMigrate, size, metricsRequireKey, cacheControl,
+        logQueryText, shutdownSeconds, source);
+  }
+
   /** The settings in force, for the start-up log line (nothing here is secret). */
   public String summary() {
     return "http.host=" + httpHost + " http.port=" + httpPort + " db.path=" + dbPath + " index.path=" + indexPath

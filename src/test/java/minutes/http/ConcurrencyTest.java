@@ -18,6 +18,40 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ConcurrencyTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
+  /** One pooled connection: a request that asks for a second one while holding it waits forever (deterministically). */
+  @RegisterExtension static final ApiServer single =
+      new ApiServer("/fixtures.ndjson", c -> c.withDbPoolSize(1).withMetricsRequireKey(true));
+
+  private static final List<String> EVERY_ENDPOINT = List.of("/healthz", "/metrics", "/api/v1/meetings",
+      "/api/v1/meetings/" + minutes.Fixtures.M1, "/api/v1/meetings/" + minutes.Fixtures.M1 + "/participants",
+      "/api/v1/meetings/" + minutes.Fixtures.M1 + "/action-items", "/api/v1/action-items", "/api/v1/customers",
+      "/api/v1/meetings/" + minutes.Fixtures.M1 + "/transcript", "/api/v1/search?q=budget");
+
+  @Test
+  void noRequestHoldsOneConnectionWhileTakingAnother() throws Exception {
+    // Past the schema re-read interval (1 s), so that the schema check reads the database too.
+    long until = System.nanoTime() + 1_500_000_000L;
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        results.add(pool.submit(() -> {
+          while (System.nanoTime() < until) {
+            for (String path : EVERY_ENDPOINT) {
+              long t = System.nanoTime();
+              int status = single.get(path, ApiServer.ALL).status();
+              long ms = (System.nanoTime() - t) / 1_000_000;
+              if (status != 200 || ms > 5_000) return path + " answered " + status + " after " + ms + " ms";
+            }
+          }
+          return "ok";
+        }));
+      }
+      for (Future<String> f : results) assertEquals("ok", f.get());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 
   @Test
   void moreConcurrentRequestsThanConnectionsAllSucceedQuickly() throws Exception {
