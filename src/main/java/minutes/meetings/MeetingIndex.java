@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -101,28 +100,32 @@ public final class MeetingIndex implements AutoCloseable {
 
   private static Snapshot load(Connection c) throws SQLException {
     Map<Long, Meetings> byWorkspace = new HashMap<>();
+    DataSnapshot.rowsPerWorkspace(c, "meeting").forEach((ws, n) -> byWorkspace.put(ws, new Meetings(n)));
     Map<String, Integer> slotOf = new HashMap<>(); // meeting id -> slot in its workspace's arrays
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
         SELECT workspace_id, rowid, id, status, platform, source, sort_at, title_folded FROM meeting
         ORDER BY workspace_id, sort_at, id""")) {
       while (rs.next()) {
-        Meetings m = byWorkspace.computeIfAbsent(rs.getLong(1), k -> new Meetings());
+        Meetings m = byWorkspace.get(rs.getLong(1));
         slotOf.put(rs.getString(3), m.size);
         m.add(rs.getLong(2), (byte) Vocabulary.MEETING_STATUSES.indexOf(rs.getString(4)),
             (byte) Vocabulary.PLATFORMS.indexOf(rs.getString(5)), (byte) Vocabulary.MEETING_SOURCES.indexOf(rs.getString(6)),
             rs.getString(7), rs.getString(8));
       }
     }
-    for (Meetings m : byWorkspace.values()) m.orders = new int[MeetingsApi.Order.values().length][m.size];
     for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
-      Map<Long, Integer> filled = new HashMap<>();
       // The same columns as the list's ORDER BY, so that SQLite decides how text sorts.
       try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
           "SELECT m.workspace_id, m.id FROM meeting m ORDER BY m.workspace_id, " + order.column + ", m.id")) {
+        Meetings m = null;
+        int next = 0;
         while (rs.next()) {
-          Meetings m = byWorkspace.get(rs.getLong(1));
-          int next = filled.merge(rs.getLong(1), 1, Integer::sum) - 1;
-          m.orders[order.ordinal()][next] = slotOf.get(rs.getString(2));
+          Meetings of = byWorkspace.get(rs.getLong(1));
+          if (of != m) { // rows come grouped by workspace
+            m = of;
+            next = 0;
+          }
+          m.orders[order.ordinal()][next++] = slotOf.get(rs.getString(2));
         }
       }
     }
@@ -148,24 +151,25 @@ public final class MeetingIndex implements AutoCloseable {
   /** Parallel arrays, one slot per meeting of a workspace, in starts_at order; orders[o] lists slots in order o. */
   private static final class Meetings {
     int size;
-    long[] rowid = new long[256];
-    byte[] status = new byte[256];
-    byte[] platform = new byte[256];
-    byte[] source = new byte[256];
-    String[] sortAt = new String[256];
-    String[] titleFolded = new String[256];
-    int[][] orders;
+    final long[] rowid;
+    final byte[] status;
+    final byte[] platform;
+    final byte[] source;
+    final String[] sortAt;
+    final String[] titleFolded;
+    final int[][] orders;
+
+    Meetings(int capacity) {
+      rowid = new long[capacity];
+      status = new byte[capacity];
+      platform = new byte[capacity];
+      source = new byte[capacity];
+      sortAt = new String[capacity];
+      titleFolded = new String[capacity];
+      orders = new int[MeetingsApi.Order.values().length][capacity];
+    }
 
     void add(long id, byte st, byte pl, byte so, String at, String title) {
-      if (size == rowid.length) {
-        int n = size * 2;
-        rowid = Arrays.copyOf(rowid, n);
-        status = Arrays.copyOf(status, n);
-        platform = Arrays.copyOf(platform, n);
-        source = Arrays.copyOf(source, n);
-        sortAt = Arrays.copyOf(sortAt, n);
-        titleFolded = Arrays.copyOf(titleFolded, n);
-      }
       rowid[size] = id;
       status[size] = st;
       platform[size] = pl;

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -97,12 +96,13 @@ public final class TaskIndex implements AutoCloseable {
   private static Snapshot load(Connection c) throws SQLException {
     Map<String, Integer> meetingIndex = new HashMap<>();
     Map<Long, Tasks> byWorkspace = new HashMap<>();
+    DataSnapshot.rowsPerWorkspace(c, "action_item WHERE is_current = 1").forEach((ws, n) -> byWorkspace.put(ws, new Tasks(n)));
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
         SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
         WHERE a.is_current = 1
         ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC, a.id""")) {
       while (rs.next()) {
-        Tasks t = byWorkspace.computeIfAbsent(rs.getLong(1), k -> new Tasks());
+        Tasks t = byWorkspace.get(rs.getLong(1));
         String due = rs.getString(5);
         int meeting = meetingIndex.computeIfAbsent(rs.getString(6), k -> meetingIndex.size());
         t.add(rs.getLong(2), (byte) Vocabulary.TASK_STATUSES.indexOf(rs.getString(3)),
@@ -132,21 +132,21 @@ public final class TaskIndex implements AutoCloseable {
   /** Parallel arrays, one slot per task, in list order. */
   private static final class Tasks {
     int size;
-    long[] rowid = new long[1024];
-    byte[] status = new byte[1024];
-    byte[] verdict = new byte[1024];
-    int[] due = new int[1024];
-    int[] meeting = new int[1024];
+    final long[] rowid;
+    final byte[] status;
+    final byte[] verdict;
+    final int[] due;
+    final int[] meeting;
+
+    Tasks(int capacity) {
+      rowid = new long[capacity];
+      status = new byte[capacity];
+      verdict = new byte[capacity];
+      due = new int[capacity];
+      meeting = new int[capacity];
+    }
 
     void add(long id, byte s, byte v, int d, int m) {
-      if (size == rowid.length) {
-        int n = size * 2;
-        rowid = Arrays.copyOf(rowid, n);
-        status = Arrays.copyOf(status, n);
-        verdict = Arrays.copyOf(verdict, n);
-        due = Arrays.copyOf(due, n);
-        meeting = Arrays.copyOf(meeting, n);
-      }
       rowid[size] = id;
       status[size] = s;
       verdict[size] = v;
