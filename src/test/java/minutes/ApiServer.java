@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import minutes.config.Config;
 import minutes.http.Scope;
@@ -45,7 +44,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
       ANN = "ann", BOB = "bob", OTHER = "other", REVOKED = "revoked";
 
   private final String fixture;
-  private final UnaryOperator<Config> configure;
+  private final Map<String, String> settings;
   private Path dir;
   private Config config;
   private App app;
@@ -57,20 +56,27 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   public ApiServer(String fixtureResource) {
-    this(fixtureResource, UnaryOperator.identity());
+    this(fixtureResource, Map.of());
   }
 
-  /** A server whose configuration the test adjusts, e.g. {@code c -> c.withMetricsRequireKey(true)}. */
-  public ApiServer(String fixtureResource, UnaryOperator<Config> configure) {
+  /**
+   * A server with settings of its own, as an operator gives them: MINUTES_* variables, e.g.
+   * {@code Map.of("MINUTES_METRICS_REQUIRE_KEY", "true")}, read by the real config loader.
+   */
+  public ApiServer(String fixtureResource, Map<String, String> settings) {
     this.fixture = fixtureResource;
-    this.configure = configure;
+    this.settings = settings;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     dir = Files.createTempDirectory("minutes-test-");
-    config = configure.apply(new Config("127.0.0.1", 0, dir.resolve("minutes.db"), dir.resolve("index"), false, 4,
-        false, "private, no-store", false, 10, null));
+    Map<String, String> env = new HashMap<>(Map.of("MINUTES_HTTP_HOST", "127.0.0.1", "MINUTES_HTTP_PORT", "0",
+        "MINUTES_DB_PATH", dir.resolve("minutes.db").toString(), "MINUTES_INDEX_PATH", dir.resolve("index").toString(),
+        "MINUTES_DB_AUTO_MIGRATE", "false", "MINUTES_DB_POOL_SIZE", "4"));
+    env.putAll(settings);
+    Path noFile = Files.createFile(dir.resolve("minutes.properties")); // never the working directory's config
+    config = Config.load(noFile, env);
     Path data = dir.resolve("fixtures.ndjson");
     try (var in = ApiServer.class.getResourceAsStream(fixture)) {
       Files.copy(in, data);

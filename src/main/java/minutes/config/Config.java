@@ -85,26 +85,6 @@ public record Config(
         used);
   }
 
-  public Config withHttpPort(int port) {
-    return new Config(httpHost, port, dbPath, indexPath, autoMigrate, dbPoolSize, metricsRequireKey, cacheControl,
-        logQueryText, shutdownSeconds, source);
-  }
-
-  public Config withAutoMigrate(boolean migrate) {
-    return new Config(httpHost, httpPort, dbPath, indexPath, migrate, dbPoolSize, metricsRequireKey, cacheControl,
-        logQueryText, shutdownSeconds, source);
-  }
-
-  public Config withMetricsRequireKey(boolean require) {
-    return new Config(httpHost, httpPort, dbPath, indexPath, autoMigrate, dbPoolSize, require, cacheControl,
-        logQueryText, shutdownSeconds, source);
-  }
-
-  public Config withDbPoolSize(int size) {
-    return new Config(httpHost, httpPort, dbPath, indexPath, autoMigrate, size, metricsRequireKey, cacheControl,
-        logQueryText, shutdownSeconds, source);
-  }
-
   /** The settings in force, for the start-up log line (nothing here is secret). */
   public String summary() {
     return "http.host=" + httpHost + " http.port=" + httpPort + " db.path=" + dbPath + " index.path=" + indexPath

@@ -20,7 +20,7 @@ class ConcurrencyTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** One pooled connection: a request that asks for a second one while holding it waits forever (deterministically). */
   @RegisterExtension static final ApiServer single =
-      new ApiServer("/fixtures.ndjson", c -> c.withDbPoolSize(1).withMetricsRequireKey(true));
+      new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_DB_POOL_SIZE", "1", "MINUTES_METRICS_REQUIRE_KEY", "true"));
 
   private static final List<String> EVERY_ENDPOINT = List.of("/healthz", "/metrics", "/api/v1/meetings",
       "/api/v1/meetings/" + minutes.Fixtures.M1, "/api/v1/meetings/" + minutes.Fixtures.M1 + "/participants",

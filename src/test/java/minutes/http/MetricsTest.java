@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** GET /metrics: Prometheus text, requests by route template and status, index, database and JVM gauges; the key switch. */
 class MetricsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
-  @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", c -> c.withMetricsRequireKey(true));
+  @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_METRICS_REQUIRE_KEY", "true"));
 
   private static double value(String metrics, String series) {
     Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);

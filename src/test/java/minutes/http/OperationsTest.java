@@ -19,7 +19,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.OpenApiCheck;
-import minutes.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class OperationsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** The same server with the operator's choices: its own Cache-Control, search terms in the log. */
-  @RegisterExtension static final ApiServer tuned = new ApiServer("/fixtures.ndjson", c -> new Config(c.httpHost(),
-      c.httpPort(), c.dbPath(), c.indexPath(), c.autoMigrate(), c.dbPoolSize(), false, "private, max-age=60", true, 10, null));
+  @RegisterExtension static final ApiServer tuned = new ApiServer("/fixtures.ndjson",
+      Map.of("MINUTES_HTTP_CACHE_CONTROL", "private, max-age=60", "MINUTES_LOG_QUERY_TEXT", "true"));
 
   private static final Pattern UUID_SHAPE = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   /** Every route the server has, as documented. */
