@@ -23,8 +23,11 @@ import org.apache.lucene.util.ArrayUtil;
 final class CommonPairs {
   private CommonPairs() {}
 
-  /** Joins the two words of a pair term; never part of an analysed word. */
-  static final char JOIN = '_';
+  /**
+   * Joins the two words of a pair term. A space, because the tokenizer never keeps one inside
+   * a word; with '_' (which it keeps) the query word "i_will" found every "I will".
+   */
+  static final char JOIN = ' ';
 
   /**
    * The most frequent words of meeting talk (the 80 most frequent words of the QMSum

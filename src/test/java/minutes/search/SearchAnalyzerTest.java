@@ -64,11 +64,11 @@ class SearchAnalyzerTest {
       while (ts.incrementToken()) tokens.add(term + "/" + inc.getPositionIncrement() + "/" + offset.startOffset() + "-" + offset.endOffset());
       ts.end();
     }
-    assertEquals(List.of("i/1/0-1", "i_think/0/0-7", "think/1/2-7", "think_the/0/2-11", "the/1/8-11", "plan/1/12-16",
+    assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7", "think the/0/2-11", "the/1/8-11", "plan/1/12-16",
         "the/1/18-21", "budget/1/22-28"), tokens);
     assertEquals("plan the budget", SearchQuery.phrase("f", List.of("plan", "the", "budget")).toString("f")
         .replace("\"", ""));
-    assertEquals("i_think think_the", SearchQuery.phrase("f", List.of("i", "think", "the")).toString("f")
+    assertEquals("i think think the", SearchQuery.phrase("f", List.of("i", "think", "the")).toString("f")
         .replace("\"", ""));
   }
 

@@ -266,6 +266,9 @@ class SearchIndexTest {
     assertEquals(List.of(), ids(search(acme, "\"is that\"")));
     assertEquals(List.of(), ids(search(acme, "\"the the\"")));
     assertEquals(1, search(acme, "\"not to be that\"").size(), "punctuation between words does not break a phrase");
+    // The index's pair terms are no words: a word spelled like one finds nothing.
+    assertEquals(List.of(), ids(search(acme, "to_be")));
+    assertEquals(List.of(), ids(search(acme, "is_the")));
   }
 
   @Test
