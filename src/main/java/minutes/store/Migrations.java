@@ -10,7 +10,9 @@ import org.flywaydb.core.api.MigrationInfo;
 public final class Migrations {
   private Migrations() {}
 
+  /** Flyway on the database, created first (owner-only, with its folder) when it does not exist yet. */
   private static Flyway flyway(Path dbPath, String target) {
+    Db.ensureCreated(dbPath); // before Flyway's first connection, which would create it readable by all
     var cfg = Flyway.configure()
         .dataSource(Db.writerDataSource(dbPath))
         .locations("classpath:db/migration")
@@ -26,7 +28,6 @@ public final class Migrations {
 
   /** Applies pending migrations up to and including {@code version} (tests and staged upgrades). */
   public static int migrateTo(Path dbPath, String version) {
-    Db.ensureCreated(dbPath);
     return flyway(dbPath, version).migrate().migrationsExecuted;
   }
 

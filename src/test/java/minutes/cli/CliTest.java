@@ -121,6 +121,15 @@ class CliTest {
   }
 
   @Test
+  void migrateCreatesANewDatabaseOwnerOnlyAndItsFolder() throws Exception {
+    Path fresh = dir.resolve("new/folder/minutes.db");
+    Files.writeString(config, "db.path=" + fresh + "\nindex.path=" + dir.resolve("index2") + "\n");
+    Run r = run("migrate");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+  }
+
+  @Test
   void migrateReportsUpToDate() {
     Run r = run("migrate");
     assertEquals(0, r.code(), r.err());
