@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import minutes.store.Db;
+import minutes.store.Sql;
 
 /** GET /healthz, without a key: 200 when the database and the search index answer, else 503 saying what is not usable. */
 public final class Health implements HttpHandler {
@@ -20,8 +21,8 @@ public final class Health implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange ex) {
-    try (Connection c = db.read(); var rs = c.createStatement().executeQuery("SELECT 1 FROM meeting LIMIT 1")) {
-      rs.next();
+    try (Connection c = db.read()) {
+      new Sql("SELECT 1 FROM meeting LIMIT 1").count(c);
     } catch (SQLException e) {
       throw ApiError.unavailable(5, "database: not usable");
     }

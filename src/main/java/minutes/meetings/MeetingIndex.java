@@ -100,7 +100,7 @@ public final class MeetingIndex implements AutoCloseable {
 
   private static Snapshot load(Connection c) throws SQLException {
     Map<Long, Meetings> byWorkspace = new HashMap<>();
-    DataSnapshot.rowsPerWorkspace(c, "meeting").forEach((ws, n) -> byWorkspace.put(ws, new Meetings(n)));
+    Db.rowsPerWorkspace(c, "meeting").forEach((ws, n) -> byWorkspace.put(ws, new Meetings(n)));
     Map<String, Integer> slotOf = new HashMap<>(); // meeting id -> slot in its workspace's arrays
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
         SELECT workspace_id, rowid, id, status, platform, source, sort_at, title_folded FROM meeting

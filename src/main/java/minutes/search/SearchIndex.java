@@ -16,6 +16,7 @@ import minutes.config.Config;
 import minutes.http.ApiError;
 import minutes.keys.Principal;
 import minutes.store.Db;
+import minutes.store.Sql;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
@@ -438,7 +439,7 @@ public final class SearchIndex implements AutoCloseable {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        long max = maxSeq(c);
+        long max = Db.dataVersion(c);
         if (max < g.seq()) return -1;
         if (max == g.seq()) return 0;
         List<String> ids = new ArrayList<>();
@@ -469,13 +470,6 @@ public final class SearchIndex implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  static long maxSeq(Connection c) throws SQLException {
-    try (var rs = c.createStatement().executeQuery("SELECT coalesce(max(seq), 0) FROM change_log")) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   static final String CHANGED_SINCE = "SELECT meeting_id FROM change_log WHERE seq > ?";
@@ -524,11 +518,8 @@ public final class SearchIndex implements AutoCloseable {
       try (Generation g = Generation.create(dir, BUILD_RAM_MB); Connection c = db.read()) {
         c.setAutoCommit(false);
         try {
-          seq = maxSeq(c);
-          List<String> ids = new ArrayList<>();
-          try (var rs = c.createStatement().executeQuery("SELECT id FROM meeting ORDER BY sort_at DESC, id")) {
-            while (rs.next()) ids.add(rs.getString(1));
-          }
+          seq = Db.dataVersion(c);
+          List<String> ids = new Sql("SELECT id FROM meeting ORDER BY sort_at DESC, id").list(c, rs -> rs.getString(1));
           stats = Indexer.index(c, ids, g.writer, true, threads, progress);
         } finally {
           c.rollback();

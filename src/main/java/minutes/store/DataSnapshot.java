@@ -1,11 +1,7 @@
 package minutes.store;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,19 +95,6 @@ public final class DataSnapshot<T> implements AutoCloseable {
         c.rollback();
       }
     }
-  }
-
-  /**
-   * How many rows of {@code fromWhere} ("table WHERE ...", fixed SQL) each workspace has, so
-   * that a loader can size its arrays exactly. Counted in the loader's transaction.
-   */
-  public static Map<Long, Integer> rowsPerWorkspace(Connection c, String fromWhere) throws SQLException {
-    Map<Long, Integer> counts = new HashMap<>();
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT workspace_id, count(*) FROM " + fromWhere + " GROUP BY workspace_id")) {
-      while (rs.next()) counts.put(rs.getLong(1), rs.getInt(2));
-    }
-    return counts;
   }
 
   @Override

@@ -89,10 +89,6 @@ public final class Db implements AutoCloseable {
     return path;
   }
 
-  /**
-   * The data version a read transaction sees: the last change_log seq. Every import that
-   * changes a meeting (and so its tasks, participants or visibility) appends to change_log.
-   */
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
   public static java.util.Optional<Long> knownDataVersion(Connection c) {
     try {
@@ -102,11 +98,13 @@ public final class Db implements AutoCloseable {
     }
   }
 
+  /**
+   * The data version a read transaction sees: the last change_log seq (0 while it is empty).
+   * Every import that changes a meeting (and so its tasks, participants or visibility)
+   * appends to change_log.
+   */
   public static long dataVersion(Connection c) throws SQLException {
-    try (var rs = c.createStatement().executeQuery("SELECT max(seq) FROM change_log")) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return new Sql("SELECT coalesce(max(seq), 0) FROM change_log").count(c);
   }
 
   /** The id of the workspace with this slug. */
@@ -116,11 +114,18 @@ public final class Db implements AutoCloseable {
 
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
   public static Set<String> tables(Connection c) throws SQLException {
-    try (var rs = c.createStatement().executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {
-      var names = new java.util.HashSet<String>();
-      while (rs.next()) names.add(rs.getString(1));
-      return Set.copyOf(names);
-    }
+    return Set.copyOf(new Sql("SELECT name FROM sqlite_schema WHERE type = 'table'").list(c, rs -> rs.getString(1)));
+  }
+
+  /**
+   * How many rows of {@code fromWhere} ("table WHERE ...", fixed SQL) each workspace has, e.g.
+   * for in-memory orders to size their arrays exactly.
+   */
+  public static java.util.Map<Long, Integer> rowsPerWorkspace(Connection c, String fromWhere) throws SQLException {
+    java.util.Map<Long, Integer> counts = new java.util.HashMap<>();
+    new Sql("SELECT workspace_id, count(*) FROM " + fromWhere + " GROUP BY workspace_id")
+        .list(c, rs -> counts.put(rs.getLong(1), rs.getInt(2)));
+    return counts;
   }
 
   public static Connection openWriter(Path path) throws SQLException {

@@ -96,7 +96,7 @@ public final class TaskIndex implements AutoCloseable {
   private static Snapshot load(Connection c) throws SQLException {
     Map<String, Integer> meetingIndex = new HashMap<>();
     Map<Long, Tasks> byWorkspace = new HashMap<>();
-    DataSnapshot.rowsPerWorkspace(c, "action_item WHERE is_current = 1").forEach((ws, n) -> byWorkspace.put(ws, new Tasks(n)));
+    Db.rowsPerWorkspace(c, "action_item WHERE is_current = 1").forEach((ws, n) -> byWorkspace.put(ws, new Tasks(n)));
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
         SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
         WHERE a.is_current = 1

@@ -135,12 +135,8 @@ public final class SearchBench {
     List<String> queries = Files.readAllLines(queryFile);
     long workspaceId;
     try (Db db = Db.open(dbPath, 2)) {
-      try (Connection c = db.read(); var ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
-        ps.setString(1, workspace);
-        try (var rs = ps.executeQuery()) {
-          rs.next();
-          workspaceId = rs.getLong(1);
-        }
+      try (Connection c = db.read()) {
+        workspaceId = Db.workspaceId(c, workspace).orElseThrow();
       }
       Principal p = new Principal("bench", workspaceId, null, EnumSet.allOf(Scope.class), Set.of());
       SearchIndex index = SearchIndex.open(root, db);

@@ -46,9 +46,8 @@ class SearchSyncTest {
     data.importInto(dbPath, dir);
     db = Db.open(dbPath, 4);
     long ws;
-    try (Connection c = db.read(); var rs = c.createStatement().executeQuery("SELECT id FROM workspace")) {
-      rs.next();
-      ws = rs.getLong(1);
+    try (Connection c = db.read()) {
+      ws = Db.workspaceId(c, "acme").orElseThrow();
     }
     acme = new Principal("k1", ws, null, EnumSet.allOf(Scope.class), Set.of());
     ann = new Principal("k2", ws, "ann@acme.com", EnumSet.allOf(Scope.class), Set.of());
@@ -137,7 +136,7 @@ class SearchSyncTest {
   void pendingChangesNameEachMeetingOnceAndAreFoundByARangeOfSeqNotAScan() throws Exception {
     long seq;
     try (Connection c = db.read()) {
-      seq = SearchIndex.maxSeq(c);
+      seq = minutes.store.Db.dataVersion(c);
     }
     for (int round = 0; round < 2; round++) { // m5 twice, m7 once: three change_log entries
       new SearchData().meeting("acme", "m5", "Meeting 5", "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "echo")
