@@ -89,12 +89,8 @@ class SearchIndexTest {
   }
 
   static long workspaceId(String slug) throws Exception {
-    try (Connection c = db.read(); var ps = c.prepareStatement("SELECT id FROM workspace WHERE slug = ?")) {
-      ps.setString(1, slug);
-      try (var rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
+    try (Connection c = db.read()) {
+      return Db.workspaceId(c, slug).orElseThrow();
     }
   }
 
@@ -162,8 +158,9 @@ class SearchIndexTest {
     List<SearchHit> hits = search(acme, "budget");
     assertEquals(List.of(SearchData.id("budget")), ids(hits));
     SearchHit h = hits.get(0);
-    assertTrue(Set.of("title", "transcript").contains(h.matchedIn()), h.matchedIn());
-    assertTrue(h.rank() >= 0.35, "the best of title (0.35) and content: " + h.rank());
+    // "budget" is in its title and in its short transcript, which ranks above a title hit (0.35).
+    assertEquals("transcript", h.matchedIn());
+    assertTrue(h.rank() > 0.35, "the best of title (0.35) and content: " + h.rank());
     assertEquals("zoom", h.platform());
     assertEquals("2026-03-02T09:00:00Z", h.startsAt());
     assertEquals("2026-01-01T08:00:00Z", h.createdAt());
@@ -215,7 +212,9 @@ class SearchIndexTest {
   @Test
   void snippetsStayShortAndMarkOnlyMatchedWords() throws Exception {
     for (String q : List.of("nothing particular", "while today", "\"quite a while\"")) {
-      for (SearchHit h : search(acme, q)) {
+      List<SearchHit> hits = search(acme, q);
+      assertFalse(hits.isEmpty(), q);
+      for (SearchHit h : hits) {
         assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, q + ": " + h.snippet());
         Set<String> words = SearchQuery.parse(q, index.analyzer()).words();
         List<String> marks = marked(h.snippet());
