@@ -55,9 +55,9 @@ public final class MeetingIndex implements AutoCloseable {
     BitSet visible = who.isPersonal()
         ? held.get().viewers.getOrDefault(who.workspaceId() + " " + Visibility.viewerKey(who.userEmail()), new BitSet())
         : null;
-    byte status = code(f.status(), Vocabulary.MEETING_STATUSES);
-    byte platform = code(f.platform(), Vocabulary.PLATFORMS);
-    byte source = code(f.source(), Vocabulary.MEETING_SOURCES);
+    byte status = Vocabulary.code(Vocabulary.MEETING_STATUSES, f.status());
+    byte platform = Vocabulary.code(Vocabulary.PLATFORMS, f.platform());
+    byte source = Vocabulary.code(Vocabulary.MEETING_SOURCES, f.source());
     String from = f.from().orElse(null);
     String to = f.to().orElse(null);
     String title = f.titleContains().orElse(null);
@@ -94,26 +94,26 @@ public final class MeetingIndex implements AutoCloseable {
     return Optional.of(ListOrder.page(m.size, entries, filterKey, offset, limit, totals, version));
   }
 
-  private static byte code(Optional<String> value, java.util.List<String> vocabulary) {
-    return value.map(v -> (byte) vocabulary.indexOf(v)).orElse((byte) -1);
-  }
-
   private static Snapshot load(Connection c) throws SQLException {
     Map<Long, Meetings> byWorkspace = new HashMap<>();
     Db.rowsPerWorkspace(c, "meeting").forEach((ws, n) -> byWorkspace.put(ws, new Meetings(n)));
     Map<String, Integer> slotOf = new HashMap<>(); // meeting id -> slot in its workspace's arrays
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
-        SELECT workspace_id, rowid, id, status, platform, source, sort_at, title_folded FROM meeting
-        ORDER BY workspace_id, sort_at, id""")) {
+    // Slots in starts_at order, so that order is the slots themselves; the others are read below.
+    MeetingsApi.Order slotOrder = MeetingsApi.Order.STARTS_AT;
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT m.workspace_id, m.rowid, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
+            + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
       while (rs.next()) {
         Meetings m = byWorkspace.get(rs.getLong(1));
         slotOf.put(rs.getString(3), m.size);
-        m.add(rs.getLong(2), (byte) Vocabulary.MEETING_STATUSES.indexOf(rs.getString(4)),
-            (byte) Vocabulary.PLATFORMS.indexOf(rs.getString(5)), (byte) Vocabulary.MEETING_SOURCES.indexOf(rs.getString(6)),
+        m.orders[slotOrder.ordinal()][m.size] = m.size;
+        m.add(rs.getLong(2), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(4)),
+            Vocabulary.code(Vocabulary.PLATFORMS, rs.getString(5)), Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(6)),
             rs.getString(7), rs.getString(8));
       }
     }
     for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
+      if (order == slotOrder) continue;
       // The same columns as the list's ORDER BY, so that SQLite decides how text sorts.
       try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
           "SELECT m.workspace_id, m.id FROM meeting m ORDER BY m.workspace_id, " + order.column + ", m.id")) {

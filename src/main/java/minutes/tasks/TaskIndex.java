@@ -55,8 +55,8 @@ public final class TaskIndex implements AutoCloseable {
       if (idx == null) return Optional.of(ListOrder.EMPTY);
       meeting = idx;
     }
-    byte status = f.status().map(v -> (byte) Vocabulary.TASK_STATUSES.indexOf(v)).orElse((byte) -1);
-    byte verdict = f.verdict().map(v -> (byte) Vocabulary.VERDICTS.indexOf(v)).orElse((byte) -1);
+    byte status = Vocabulary.code(Vocabulary.TASK_STATUSES, f.status());
+    byte verdict = Vocabulary.code(Vocabulary.VERDICTS, f.verdict());
     boolean dueBounded = f.dueFrom().isPresent() || f.dueTo().isPresent();
     int dueFrom = f.dueFrom().map(d -> (int) d.toEpochDay()).orElse(Integer.MIN_VALUE);
     int dueTo = f.dueTo().map(d -> (int) d.toEpochDay()).orElse(NO_DUE - 1);
@@ -105,8 +105,8 @@ public final class TaskIndex implements AutoCloseable {
         Tasks t = byWorkspace.get(rs.getLong(1));
         String due = rs.getString(5);
         int meeting = meetingIndex.computeIfAbsent(rs.getString(6), k -> meetingIndex.size());
-        t.add(rs.getLong(2), (byte) Vocabulary.TASK_STATUSES.indexOf(rs.getString(3)),
-            (byte) Vocabulary.VERDICTS.indexOf(rs.getString(4)),
+        t.add(rs.getLong(2), Vocabulary.code(Vocabulary.TASK_STATUSES, rs.getString(3)),
+            Vocabulary.code(Vocabulary.VERDICTS, rs.getString(4)),
             due == null ? NO_DUE : (int) LocalDate.parse(due).toEpochDay(), meeting);
       }
     }
