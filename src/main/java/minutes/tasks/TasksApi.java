@@ -99,10 +99,8 @@ public final class TasksApi {
     // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
     // both the filter and the order; the page's ids are found before any join, so a deep
     // offset skips index entries only.
-    Sql where = new Sql("FROM action_item a WHERE a.workspace_id = ? AND a.is_current = 1", who.workspaceId());
-    if (who.isPersonal()) {
-      where.add("AND a.meeting_id IN (SELECT meeting_id FROM meeting_viewer WHERE email = ?)", who.userEmail());
-    }
+    Sql where = new Sql("FROM action_item a WHERE a.is_current = 1");
+    Visibility.restrict(where, "a.workspace_id", "a.meeting_id", who);
     f.meetingId().ifPresent(v -> where.add("AND a.meeting_id = ?", v));
     filters(where, f.status(), f.verdict(), f.dueFrom(), f.dueTo());
 
