@@ -14,7 +14,13 @@ public final class MeetingRecords {
   /** GET /meetings/{id} (2.1). */
   public record Meeting(String id, String title, String platform, String source, String status,
       String startsAt, String endsAt, String joinUrl, String organizerEmail, String createdAt,
-      String templateId, List<Participant> participants, Protocol protocol) {}
+      String templateId, List<Participant> participants, Protocol protocol) {
+    /** The same meeting with its participants and minutes, which are read after its row. */
+    Meeting with(List<Participant> participants, Protocol protocol) {
+      return new Meeting(id, title, platform, source, status, startsAt, endsAt, joinUrl, organizerEmail, createdAt,
+          templateId, participants, protocol);
+    }
+  }
 
   /** Nested participant, narrow shape (2.2). */
   public record Participant(String displayName, String email, boolean isInternal, String source,

@@ -111,38 +111,29 @@ public final class MeetingsApi {
   }
 
   public static Meeting get(Request r) throws SQLException {
-    String id = visibleMeetingId(r);
-    Principal who = r.principal();
-    Connection c = r.db();
-    Meeting m = new Sql("""
-        SELECT m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.join_url,
-               m.organizer_email, m.created_at, m.template_id
-        FROM meeting m WHERE m.id = ?""", id)
-        .one(c, rs -> new Meeting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-            rs.getString(10), rs.getString(11), null, null))
-        .orElseThrow(MeetingsApi::meetingNotFound);
-    List<Participant> participants = participants(c, id, who).stream()
+    Meeting m = visibleMeeting(r, """
+        m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.join_url, m.organizer_email,
+        m.created_at, m.template_id""",
+        rs -> new Meeting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
+            List.of(), null));
+    List<Participant> participants = participants(r.db(), m.id(), r.principal()).stream()
         .map(p -> new Participant(p.displayName(), p.email(), p.isInternal(), p.source(), p.approxJoinedAt(), p.approxLeftAt()))
         .toList();
-    Protocol protocol = new Sql("""
-        SELECT id, tldr, content_md, generated_at, edited_at FROM protocol
-        WHERE meeting_id = ? AND is_current = 1""", id)
-        .one(c, rs -> new Protocol(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), null))
+    return m.with(participants, currentProtocol(r.db(), m.id()));
+  }
+
+  /** The meeting's most recent minutes with their tasks in the order of the minutes, or null. */
+  private static Protocol currentProtocol(Connection c, String meetingId) throws SQLException {
+    String current = "SELECT id FROM protocol WHERE meeting_id = ? AND is_current = 1";
+    List<ActionItem> items = new Sql("SELECT id, task, owner_name, due, verdict, status FROM action_item"
+        + " WHERE protocol_id = (" + current + ") ORDER BY position", meetingId)
+        .list(c, rs -> new ActionItem(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6)));
+    return new Sql("SELECT id, tldr, content_md, generated_at, edited_at FROM protocol WHERE id = (" + current + ")", meetingId)
+        .one(c, rs -> new Protocol(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            items))
         .orElse(null);
-    if (protocol != null) {
-      // Nested tasks keep the order they have in the minutes.
-      List<ActionItem> items = new Sql("""
-          SELECT id, task, owner_name, due, verdict, status FROM action_item
-          WHERE protocol_id = ? ORDER BY position""", protocol.id())
-          .list(c, rs -> new ActionItem(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-              rs.getString(5), rs.getString(6)));
-      protocol = new Protocol(protocol.id(), protocol.tldr(), protocol.contentMd(), protocol.generatedAt(),
-          protocol.editedAt(), items);
-    }
-    return new Meeting(m.id(), m.title(), m.platform(), m.source(), m.status(), m.startsAt(), m.endsAt(),
-        m.joinUrl(), m.organizerEmail(), m.createdAt(), m.templateId(), participants, protocol);
   }
 
   public static ParticipantList participantList(Request r) throws SQLException {
@@ -155,11 +146,16 @@ public final class MeetingsApi {
    * an id that is no UUID, so that other people's meetings do not show (api-spec 1).
    */
   public static String visibleMeetingId(Request r) throws SQLException {
+    return visibleMeeting(r, "m.id", rs -> rs.getString(1));
+  }
+
+  /** {@code columns} of the path's meeting (aliased m), read by {@code row}, when the key may see it; otherwise 404. */
+  private static <T> T visibleMeeting(Request r, String columns, Sql.RowMapper<T> row) throws SQLException {
     String raw = r.path("id");
     if (!Ids.isUuid(raw)) throw meetingNotFound();
-    Sql sql = new Sql("SELECT m.id FROM meeting m WHERE m.id = ?", Ids.canonical(raw));
+    Sql sql = new Sql("SELECT " + columns + " FROM meeting m WHERE m.id = ?", Ids.canonical(raw));
     Visibility.restrict(sql, "m", r.principal());
-    return sql.one(r.db(), rs -> rs.getString(1)).orElseThrow(MeetingsApi::meetingNotFound);
+    return sql.one(r.db(), row).orElseThrow(MeetingsApi::meetingNotFound);
   }
 
   private static ApiError meetingNotFound() {
