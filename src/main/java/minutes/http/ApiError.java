@@ -42,7 +42,7 @@ public final class ApiError extends RuntimeException {
         Map.of("Allow", "GET, HEAD"));
   }
 
-  /** A server-side failure that names a parameter: only the api-spec 4.4 quirk uses it. */
+  /** A server-side failure (500); {@code field} is set only by the api-spec 4.4 quirk, null otherwise. */
   public static ApiError internal(String field, String message) {
     return new ApiError(500, "internal_error", field, message, Map.of());
   }

@@ -32,7 +32,7 @@ public final class Params {
   }
 
   /** An integer clamped into [min, max]; absent gives the default; a non-integer is 400. */
-  public int intClamped(String name, int min, int max, int defaultValue) {
+  private int intClamped(String name, int min, int max, int defaultValue) {
     Optional<String> raw = first(name);
     if (raw.isEmpty()) return defaultValue;
     String s = raw.get().trim();

@@ -8,7 +8,8 @@ import minutes.store.Db;
 /**
  * Knows which tables exist, so that an endpoint whose tables a pending migration would
  * create answers 503 (api-spec section 7) and comes alive once {@code migrate} has run,
- * without a restart. Re-reads the schema at most once a second. Thread-safe.
+ * without a restart. Re-reads the schema at most once a second while every table is there, and
+ * on each request that needs a missing one (so migrate takes effect at once). Thread-safe.
  */
 public final class SchemaWatch {
   private static final long REFRESH_NANOS = 1_000_000_000L;

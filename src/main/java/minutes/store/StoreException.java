@@ -5,8 +5,4 @@ public final class StoreException extends RuntimeException {
   public StoreException(String message, Throwable cause) {
     super(message, cause);
   }
-
-  public StoreException(String message) {
-    super(message);
-  }
 }
