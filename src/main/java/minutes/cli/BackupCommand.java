@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
+import minutes.search.SearchIndex;
 import minutes.store.Db;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
@@ -41,7 +42,7 @@ final class BackupCommand implements Callable<Integer> {
     if (!Files.isRegularFile(config.dbPath())) throw new Cli.UserError("no database at " + config.dbPath());
     Files.createDirectories(out);
     // A backup holds every meeting: as private as what it copies (database 0600, index 0700).
-    ownerOnly(out, "rwx------");
+    Db.ownerOnly(out, "rwx------");
     String generation = copyIndex(config.indexPath(), out.resolve("index"));
     Path db = out.resolve("minutes.db");
     // VACUUM INTO writes one consistent snapshot (a read transaction) without blocking the server.
@@ -50,7 +51,7 @@ final class BackupCommand implements Callable<Integer> {
       ps.setString(1, db.toAbsolutePath().toString());
       ps.execute();
     }
-    ownerOnly(db, "rw-------");
+    Db.ownerOnly(db, "rw-------");
     print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
         generation == null ? "no search index (none built yet; the server builds one from the database)"
             : "search index " + generation, out);
@@ -58,20 +59,10 @@ final class BackupCommand implements Callable<Integer> {
   }
 
   /** Copies the files of the live generation's latest commit; returns its name, or null when there is none. */
-  private static void ownerOnly(Path p, String permissions) {
-    try {
-      Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
-    } catch (UnsupportedOperationException | java.io.IOException e) {
-      // Not a POSIX file system: nothing to tighten.
-    }
-  }
-
   private static String copyIndex(Path root, Path target) throws IOException {
-    Path pointer = root.resolve("CURRENT"); // the layout of docs/SEARCH.md: CURRENT names the live gen-NNNNNN
-    if (!Files.isRegularFile(pointer)) return null;
-    String name = Files.readString(pointer, StandardCharsets.UTF_8).strip();
+    String name = SearchIndex.liveGeneration(root);
+    if (name == null) return null;
     Path source = root.resolve(name);
-    if (!name.matches("gen-\\d{6,9}") || !Files.isDirectory(source)) return null;
     Path dir = target.resolve(name);
     for (int attempt = 1; ; attempt++) {
       Files.createDirectories(dir);

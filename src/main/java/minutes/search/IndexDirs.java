@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import minutes.store.Db;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.Lock;
@@ -68,11 +69,7 @@ final class IndexDirs {
    * owner may enter the folder, whatever the umask gave the files inside.
    */
   private static void restrictToOwner(Path root) {
-    try {
-      Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-    } catch (UnsupportedOperationException | IOException e) {
-      log.debug("cannot restrict {} to its owner: {}", root, e.toString());
-    }
+    Db.ownerOnly(root, "rwx------");
   }
 
   /** Makes {@code name} the live generation: written aside, forced to disk, renamed atomically. */

@@ -142,6 +142,11 @@ public final class SearchIndex implements AutoCloseable {
     firstLive.countDown();
   }
 
+  /** The live generation's directory name under {@code root}, or null when there is none (e.g. for backups). */
+  public static String liveGeneration(Path root) throws IOException {
+    return IndexDirs.current(root);
+  }
+
   /** True when searches can be answered (healthz). */
   public boolean ready() {
     return live != null;

@@ -68,10 +68,18 @@ public final class Db implements AutoCloseable {
   }
 
   static void restrictToOwner(Path path) {
+    ownerOnly(path, "rw-------");
+  }
+
+  /**
+   * Sets POSIX permissions such as "rw-------" on what holds meeting data (database, index,
+   * backups); on a file system without them there is nothing to tighten.
+   */
+  public static void ownerOnly(Path path, String permissions) {
     try {
-      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException | IOException ignored) {
-      // Not a POSIX file system: nothing to tighten.
+      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
+    } catch (UnsupportedOperationException | IOException notPosix) {
+      // Not a POSIX file system (or not ours to change): nothing to tighten.
     }
   }
 
