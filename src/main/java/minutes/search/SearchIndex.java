@@ -81,13 +81,14 @@ public final class SearchIndex implements AutoCloseable {
   private volatile Generation suspect;
   private static final String DAMAGED = "search index {} is damaged ({}): rebuilding it from the database, as `reindex` "
       + "would; search answers 503 until the new index is live";
+  private static final String AHEAD = "search index {} is ahead of the database (another database?): rebuilding it";
   private volatile boolean closed;
   private final java.util.concurrent.CountDownLatch firstLive = new java.util.concurrent.CountDownLatch(1);
 
   private SearchIndex(Path root, Db db) {
     this.root = root;
     this.db = db;
-    this.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.threads = indexingThreads();
     this.sync = new Thread(this::syncLoop, "search-sync");
     this.sync.setDaemon(true);
   }
@@ -147,6 +148,11 @@ public final class SearchIndex implements AutoCloseable {
     return IndexDirs.current(root);
   }
 
+  /** Threads a full build or a catch-up indexes with: one per core. */
+  public static int indexingThreads() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
   /** True when searches can be answered (healthz). */
   public boolean ready() {
     return live != null;
@@ -203,27 +209,25 @@ public final class SearchIndex implements AutoCloseable {
 
   private List<SearchHit> search(IndexSearcher s, Connection db, Principal principal, SearchQuery q, int limit,
       long seq) throws IOException, SQLException {
-    Query[] fields = {q.inTitle(), q.inField(IndexedMeeting.PROTOCOL), q.inField(IndexedMeeting.TRANSCRIPT)};
-    // One document per meeting, scored by its best field: at most one hit per meeting.
-    BooleanQuery.Builder b = new BooleanQuery.Builder()
-        .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
-        .add(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(principal.workspaceId()))), Occur.FILTER);
+    Query[] fields = fields(q);
+    BooleanQuery.Builder b = matching(fields, principal.workspaceId());
     if (principal.isPersonal()) {
       b.add(new TermQuery(new Term(IndexedMeeting.VIEWER, IndexedMeeting.viewerTerm(principal.userEmail()))),
           Occur.FILTER);
     }
     List<BytesRef> pending = changedSince(db, seq);
     if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
-    // No total is ever shown, so non-competitive documents may be skipped as soon as `limit`
-    // hits are in, not after Lucene's default of 1,000: p99 of matching 13.0 -> 10.7 ms at
-    // 20,000 meetings, with the same top documents for all 300 bench queries. Skipping keeps
-    // documents that tie with the lowest rank kept so far; the date decides among them.
-    TopFieldDocs top = s.search(b.build(), new TopFieldCollectorManager(ORDER, limit, null, limit));
+    TopFieldDocs top = s.search(b.build(), collector(limit));
     ScoreDoc[] docs = top.scoreDocs;
     if (docs.length == 0) return List.of();
 
-    Hit[] hits = describe(s, fields, docs);
-    highlight(s, q, hits);
+    Hit[] hits = new Hit[docs.length];
+    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc, (Float) ((FieldDoc) docs[i]).fields[0]);
+    // Doc values, scorers and postings are read leaf by leaf in document order.
+    Hit[] byDoc = hits.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+    describe(s, fields, byDoc);
+    highlight(s, q, byDoc);
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
       out.add(new SearchHit(h.meta.id(), h.meta.title(), h.meta.platform(), h.meta.startsAt(), h.meta.createdAt(),
@@ -232,16 +236,44 @@ public final class SearchIndex implements AutoCloseable {
     return out;
   }
 
+  /** The query in title, minutes and transcript, in that order (the order {@link #describe} relies on). */
+  static Query[] fields(SearchQuery q) {
+    return new Query[] {q.inTitle(), q.inField(IndexedMeeting.PROTOCOL), q.inField(IndexedMeeting.TRANSCRIPT)};
+  }
+
+  /**
+   * The meetings of a workspace that match, each scored by its best field: one document per
+   * meeting, so at most one hit per meeting. Key-specific filters are added by the caller.
+   */
+  static BooleanQuery.Builder matching(Query[] fields, long workspaceId) {
+    return new BooleanQuery.Builder()
+        .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
+        .add(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(workspaceId))), Occur.FILTER);
+  }
+
+  /**
+   * The best {@code limit} by rank, then date. No total is ever shown, so non-competitive
+   * documents may be skipped as soon as {@code limit} hits are in, not after Lucene's default
+   * of 1,000: p99 of matching 13.0 -> 10.7 ms at 20,000 meetings, with the same top documents
+   * for all 300 bench queries. Skipping keeps documents that tie with the lowest rank kept so
+   * far; the date decides among them.
+   */
+  static TopFieldCollectorManager collector(int limit) {
+    return new TopFieldCollectorManager(ORDER, limit, null, limit);
+  }
+
   /** A hit being assembled: its document, display values, best field and rank. */
   private static final class Hit {
     final int doc;
+    /** The score the hits were ordered by (ORDER's first key). */
+    final float rank;
     IndexedMeeting.Meta meta;
     String field;
-    float rank;
     String snippet;
 
-    Hit(int doc) {
+    Hit(int doc, float rank) {
       this.doc = doc;
+      this.rank = rank;
     }
   }
 
@@ -250,19 +282,12 @@ public final class SearchIndex implements AutoCloseable {
    * score the hits were ordered by; the field is the first of title, protocol and transcript
    * (ties go to the earlier one) that scores it. A hit that neither its title nor its minutes
    * explain is a transcript hit, so the transcript, by far the costliest field to score, is
-   * never scored again. Leaf by leaf in document order, as doc values and scorers require.
+   * never scored again. {@code byDoc}: the hits in document order.
    */
-  private static Hit[] describe(IndexSearcher s, Query[] fields, ScoreDoc[] docs) throws IOException {
-    Hit[] hits = new Hit[docs.length];
+  private static void describe(IndexSearcher s, Query[] fields, Hit[] byDoc) throws IOException {
     boolean titleRanks = false;
-    for (int i = 0; i < docs.length; i++) {
-      hits[i] = new Hit(docs[i].doc);
-      hits[i].rank = (Float) ((FieldDoc) docs[i]).fields[0]; // ORDER's first key
-      titleRanks |= hits[i].rank == SearchQuery.TITLE_RANK;
-    }
+    for (Hit h : byDoc) titleRanks |= h.rank == SearchQuery.TITLE_RANK;
     Weight title = titleRanks ? weight(s, fields[0]) : null, protocol = weight(s, fields[1]);
-    Hit[] byDoc = hits.clone();
-    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     LeafReaderContext leaf = null;
     Scorer titleScorer = null, protocolScorer = null;
@@ -285,7 +310,6 @@ public final class SearchIndex implements AutoCloseable {
       boolean byProtocol = at(protocolScorer, local) && protocolScorer.score() >= h.rank * (1 - 1e-6f);
       h.field = byProtocol ? IndexedMeeting.PROTOCOL : IndexedMeeting.TRANSCRIPT;
     }
-    return hits;
   }
 
   private static Weight weight(IndexSearcher s, Query q) throws IOException {
@@ -303,16 +327,15 @@ public final class SearchIndex implements AutoCloseable {
    * Title hits show the title, marked; content hits the best window of their field, found
    * from postings offsets, so that only the characters shown are ever looked at.
    */
-  private void highlight(IndexSearcher s, SearchQuery q, Hit[] hits) throws IOException {
-    Hit[] byDoc = hits.clone();
-    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+  private void highlight(IndexSearcher s, SearchQuery q, Hit[] byDoc) throws IOException {
+    Set<String> words = q.words();
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     LeafReaderContext leaf = null;
     Passages[] passages = new Passages[CONTENT_FIELDS.length];
     StoredFields stored = null;
     for (Hit h : byDoc) {
       if (h.field.equals(IndexedMeeting.TITLE)) {
-        h.snippet = Snippets.title(analyzer, h.meta.title(), q.words());
+        h.snippet = Snippets.title(analyzer, h.meta.title(), words);
         continue;
       }
       if (leaf == null || h.doc >= leaf.docBase + leaf.reader().maxDoc()) {
@@ -363,7 +386,7 @@ public final class SearchIndex implements AutoCloseable {
     if (pointed == null) {
       if (g == null) {
         log.info("no search index under {}: building it; search answers 503 until it is ready", root);
-        Built built = rebuild(root, db, threads, Progress.NONE);
+        Built built = rebuildNow();
         log.info("search index {} built: {} meetings in {} s", built.name, built.meetings, String.format("%.1f", built.seconds));
       }
       return; // the next round opens what CURRENT names
@@ -377,7 +400,7 @@ public final class SearchIndex implements AutoCloseable {
         log.error(DAMAGED, g.name, e.toString());
         live = null;
         g.close();
-        rebuild(root, db, threads, Progress.NONE);
+        rebuildNow();
         return;
       }
     }
@@ -386,11 +409,16 @@ public final class SearchIndex implements AutoCloseable {
       return;
     }
     if (catchUp(g, db, threads) < 0) {
-      log.warn("search index {} is ahead of the database (another database?): rebuilding it", g.name);
+      log.warn(AHEAD, g.name);
       live = null;
       g.close();
-      rebuild(root, db, threads, Progress.NONE);
+      rebuildNow();
     }
+  }
+
+  /** A full build from SQLite into a new generation, which the next round switches to. */
+  private Built rebuildNow() throws IOException, SQLException {
+    return rebuild(root, db, threads, Progress.NONE);
   }
 
   /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
@@ -404,28 +432,28 @@ public final class SearchIndex implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       if (!damaged(e)) throw e;
       log.error(DAMAGED, name, e.toString());
-      rebuild(root, db, threads, Progress.NONE);
+      rebuildNow();
       return;
     }
     try {
       if (!next.currentFormat()) {
         next.close();
         log.warn("search index {} was written by an older version: rebuilding it", name);
-        rebuild(root, db, threads, Progress.NONE);
+        rebuildNow();
         return;
       }
       next.verify();
       if (catchUp(next, db, threads) < 0) {
         next.close();
-        log.warn("search index {} is ahead of the database (another database?): rebuilding it", name);
-        rebuild(root, db, threads, Progress.NONE);
+        log.warn(AHEAD, name);
+        rebuildNow();
         return;
       }
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
       if (!damaged(e)) throw e;
       log.error(DAMAGED, name, e.toString());
-      rebuild(root, db, threads, Progress.NONE);
+      rebuildNow();
       return;
     }
     Generation old = live;
@@ -549,7 +577,7 @@ public final class SearchIndex implements AutoCloseable {
    */
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
-    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    int threads = indexingThreads();
     try (Db db = Db.open(config.dbPath(), 1)) {
       String name = IndexDirs.current(root);
       if (name != null) {

@@ -27,15 +27,8 @@ import org.apache.lucene.index.MultiDocValues;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
@@ -153,18 +146,11 @@ public final class SearchBench {
         DirectoryReader reader = DirectoryReader.open(dir)) {
       IndexSearcher s = new IndexSearcher(reader);
       s.setSimilarity(Generation.SIMILARITY);
-      Sort order = new Sort(SortField.FIELD_SCORE, new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
       SearchAnalyzer analyzer = new SearchAnalyzer();
       long[] plain = time(queries, rounds, q -> {
-        SearchQuery sq = SearchQuery.parse(q, analyzer);
-        Query match = new BooleanQuery.Builder()
-            .add(new DisjunctionMaxQuery(List.of(sq.inTitle(), sq.inField(IndexedMeeting.PROTOCOL),
-                sq.inField(IndexedMeeting.TRANSCRIPT)), 0f), Occur.MUST)
-            .add(new TermQuery(new org.apache.lucene.index.Term(IndexedMeeting.WORKSPACE, Long.toString(workspaceId))),
-                Occur.FILTER)
-            .build();
-        // Collected as SearchIndex does: skipping may start once 50 hits are in.
-        return s.search(match, new TopFieldCollectorManager(order, 50, null, 50)).scoreDocs.length;
+        // The server's own query and collection, without the key's extra filters, describe and snippets.
+        Query match = SearchIndex.matching(SearchIndex.fields(SearchQuery.parse(q, analyzer)), workspaceId).build();
+        return s.search(match, SearchIndex.collector(50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
     }
