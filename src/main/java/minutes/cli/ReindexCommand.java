@@ -24,7 +24,7 @@ final class ReindexCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ProgressLine bar = new ProgressLine(spec.commandLine().getErr());
     long started = System.nanoTime();
-    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    int threads = SearchIndex.indexingThreads();
     SearchIndex.Built b;
     try (Db db = Db.open(config.dbPath(), 1)) {
       b = SearchIndex.rebuild(config.indexPath(), db, threads, (done, total, chars) -> {

@@ -47,7 +47,7 @@ final class SearchQuery {
 
   /** Validates and analyses q; any refusal is a 400 naming q. */
   static SearchQuery parse(String raw, Analyzer analyzer) {
-    String text = wellFormed(raw == null ? "" : raw).strip();
+    String text = wellFormed(raw).strip();
     int chars = text.codePointCount(0, text.length());
     if (chars < MIN_CHARS) {
       throw ApiError.badParam("q", "q must be a search text of at least " + MIN_CHARS + " characters");

@@ -139,9 +139,7 @@ class SearchApiTest {
       assertEquals(List.of(), ids(search("quokka", BOB)));
       assertEquals(List.of(), ids(search("quokka", OTHER)));
     } finally {
-      try (var files = Files.walk(dir)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      IndexDirs.deleteTree(dir);
     }
   }
 
