@@ -28,6 +28,7 @@ if [ ! -f "$OUT/base.db" ]; then
     "${RUN[@]}" generate --meetings 20000 --tasks-per-meeting 20 --workspaces 2 --seed 42 --out "$OUT/corpus.ndjson"
   fi
   MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" import "$OUT/corpus.ndjson" >&2
+  rm -f "$OUT/corpus.ndjson"   # 234 MB; base.db holds it all now
 fi
 if [ ! -d "$OUT/base-index" ]; then
   MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" reindex >&2
