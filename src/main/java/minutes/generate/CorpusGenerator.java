@@ -303,7 +303,8 @@ public final class CorpusGenerator {
     Instant time =
         YEAR_START.plus(Duration.ofDays(rnd.nextInt(365)).plusMinutes(7 * 60 + 15 * rnd.nextInt(40)));
     Instant startsAt = upload ? null : time;
-    Instant endsAt = upload ? null : time.plus(quarterHours(spokenMs + 180_000));
+    Instant endsAt =
+        upload ? null : time.plus(MinutesText.roundUpToQuarterHour(spokenMs + 180_000));
     Instant createdAt;
     if (upload) {
       createdAt = time;
@@ -538,10 +539,6 @@ public final class CorpusGenerator {
       }
     }
     throw new AssertionError();
-  }
-
-  private static Duration quarterHours(long ms) {
-    return Duration.ofMinutes(Math.max(1, (ms + 899_999) / 900_000) * 15);
   }
 
   /** A version-4 UUID from the run's random stream: unique, yet the same for the same seed. */

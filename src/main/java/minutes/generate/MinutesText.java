@@ -1,6 +1,7 @@
 package minutes.generate;
 
 import java.text.Normalizer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -249,5 +250,11 @@ final class MinutesText {
       }
     }
     return words * 400L;
+  }
+
+  /** A meeting's booked length: the time rounded up to whole quarter hours, at least one. */
+  static Duration roundUpToQuarterHour(long ms) {
+    long quarters = Math.max(1, (ms + 899_999) / 900_000);
+    return Duration.ofMinutes(quarters * 15);
   }
 }
