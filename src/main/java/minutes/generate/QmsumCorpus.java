@@ -19,7 +19,10 @@ import java.util.zip.GZIPInputStream;
  */
 public record QmsumCorpus(List<Meeting> meetings) {
 
-  public static final Path DEFAULT_PATH = Path.of("data", "qmsum", "qmsum.jsonl.gz");
+  /** The bundled corpus, relative to the working folder; a constant, so options can default to it. */
+  public static final String DEFAULT_FILE = "data/qmsum/qmsum.jsonl.gz";
+
+  public static final Path DEFAULT_PATH = Path.of(DEFAULT_FILE);
 
   /**
    * One QMSum meeting. {@code summary} answers "Summarize the whole meeting"; each topic comes
