@@ -44,8 +44,6 @@ public class LoadDriver {
 
   record Key(String name, String workspace, long workspaceId, String user, String secret, List<String> ids) {}
 
-  record Sample(String endpoint, long micros) {}
-
   static final Map<String, List<long[]>> latencies = new ConcurrentHashMap<>();
   static final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
   static final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
@@ -85,7 +83,6 @@ public class LoadDriver {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).executor(java.util.concurrent.Executors.newFixedThreadPool(4)).build();
     long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-    AtomicLong sent = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < clients; t++) {
       final int id = t;
@@ -108,7 +105,6 @@ public class LoadDriver {
               continue;
             }
             long micros = (System.nanoTime() - t0) / 1000;
-            sent.incrementAndGet();
             long[] arr = mine.computeIfAbsent(req[0], x -> new long[1024]);
             int[] n = sizes.computeIfAbsent(req[0], x -> new int[1]);
             if (n[0] == arr.length) {

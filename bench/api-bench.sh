@@ -28,7 +28,7 @@ echo "importing..." >&2
 # 128 MB of heap for a 234 MB file: import streams, so its memory does not grow with the file.
 IMPORT_LINE=$("$JAVA" -Xmx128m --enable-native-access=ALL-UNNAMED -jar target/minutes.jar import "$OUT/corpus.ndjson" | grep "^imported")
 echo "$IMPORT_LINE" >&2
-KEY=$("${RUN[@]}" keys create --workspace "$(sed -n '1s/.*"slug":"\([^"]*\)".*/\1/p' "$OUT/corpus.ndjson")" \
+KEY=$("${RUN[@]}" keys create --workspace "$(sed -n '1{s/.*"slug":"\([^"]*\)".*/\1/p;q}' "$OUT/corpus.ndjson")" \
   --scopes meetings:read,action_items:read,transcripts:read | tail -1)
 USER_EMAIL=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"email":"\([^"]*\)".*/\1/')
 WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')

@@ -18,7 +18,8 @@ JAVA="$(./run.sh java-home)/bin/java"
 CP="$JAR:$(dirname "$JAR")/lib/*"
 RUN=("$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -XX:+UseSerialGC -jar "$JAR")
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done' EXIT
+# import and reindex run in ( ... ) subshells: kill each one's children (the JVM) before the pid itself.
+trap 'for p in "${PIDS[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done' EXIT
 
 # The corpus: built once, then every run starts from a copy of the same database and index.
 if [ ! -f "$OUT/base.db" ]; then
@@ -27,6 +28,7 @@ if [ ! -f "$OUT/base.db" ]; then
     "${RUN[@]}" generate --meetings 20000 --tasks-per-meeting 20 --workspaces 2 --seed 42 --out "$OUT/corpus.ndjson"
   fi
   MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" import "$OUT/corpus.ndjson" >&2
+  rm -f "$OUT/corpus.ndjson"   # 234 MB; base.db holds it all now
 fi
 if [ ! -d "$OUT/base-index" ]; then
   MINUTES_DB_PATH="$OUT/base.db" MINUTES_INDEX_PATH="$OUT/base-index" "${RUN[@]}" reindex >&2
@@ -61,14 +63,17 @@ T0=$(date +%s.%N)
 DRIVER=$!; PIDS+=("$DRIVER")
 stamp() { awk -v t0="$T0" -v t="$(date +%s.%N)" 'BEGIN{printf "%.1f", t-t0}'; }
 sleep 3
-( s=$(stamp); "${RUN[@]}" import "$OUT/extra.ndjson" > "$OUT/import.log" 2>&1; echo "import: $s s -> $(stamp) s, exit $?: $(grep imported "$OUT/import.log")" > "$OUT/import.when" ) &
+( s=$(stamp); rc=0; "${RUN[@]}" import "$OUT/extra.ndjson" > "$OUT/import.log" 2>&1 || rc=$?
+  echo "import: $s s -> $(stamp) s, exit $rc: $(grep imported "$OUT/import.log")" > "$OUT/import.when"; exit $rc ) &
 IMPORT=$!; PIDS+=("$IMPORT")
 sleep 3
-( s=$(stamp); "${RUN[@]}" reindex > "$OUT/reindex.log" 2>&1; echo "reindex: $s s -> $(stamp) s, exit $?: $(tail -1 "$OUT/reindex.log")" > "$OUT/reindex.when" ) &
+( s=$(stamp); rc=0; "${RUN[@]}" reindex > "$OUT/reindex.log" 2>&1 || rc=$?
+  echo "reindex: $s s -> $(stamp) s, exit $rc: $(tail -1 "$OUT/reindex.log")" > "$OUT/reindex.when"; exit $rc ) &
 REINDEX=$!; PIDS+=("$REINDEX")
 set +e
 wait "$DRIVER"; DRIVER_EXIT=$?
-wait "$IMPORT"; wait "$REINDEX"
+wait "$IMPORT" || { echo "import failed; see $OUT/import.log" >&2; DRIVER_EXIT=1; }
+wait "$REINDEX" || { echo "reindex failed; see $OUT/reindex.log" >&2; DRIVER_EXIT=1; }
 set -e
 cat "$OUT/driver.txt"
 echo

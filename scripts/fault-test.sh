@@ -22,6 +22,7 @@ cleanup() {
   for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   for (( i=${#MOUNTS[@]}-1; i>=0; i-- )); do umount "${MOUNTS[$i]}" 2>/dev/null || true; done
+  [ -z "${W:-}" ] || rm -rf --one-file-system "$W" 2>/dev/null || true   # the mktemp folder, also on failure and without root
 }
 trap cleanup EXIT
 
@@ -34,7 +35,7 @@ fi
 
 # ---------------------------------------------------------------- storage faults
 JAR=${MINUTES_JAR:-target/minutes.jar}
-[ -f "$JAR" ] || ./run.sh --version >/dev/null
+[ -n "${MINUTES_JAR:-}" ] || ./run.sh --version >/dev/null   # builds the jar when needed (never a stale one)
 RUN=(java --enable-native-access=ALL-UNNAMED -Xmx256m -XX:+UseSerialGC -jar "$JAR")
 W=$(mktemp -d /tmp/minutes-storage-XXXXXX)
 FAILS=0
@@ -69,7 +70,7 @@ serve
 BEFORE=$(count)
 # Fill the disk, leaving ~1 MB: the next import (~4 MB) cannot fit.
 dd if=/dev/zero of="$D/filler" bs=1M count=100 2>/dev/null || true
-rm -f "$D/filler.small"; AVAIL=$(df -k --output=avail "$D" | tail -1)
+AVAIL=$(df -k --output=avail "$D" | tail -1)
 if [ "$AVAIL" -gt 0 ]; then truncate -s 0 "$D/filler"; dd if=/dev/zero of="$D/filler" bs=1K count=$(( $(df -k --output=avail "$D" | tail -1) - 1024 )) 2>/dev/null || true; fi
 set +e; ERR=$("${RUN[@]}" import "$W/more.ndjson" 2>&1 >/dev/null); CODE=$?; set -e
 echo "   import on a full disk: exit $CODE, says: $(tail -1 <<<"$ERR")"
@@ -121,6 +122,5 @@ umount "$D/index"; unset 'MOUNTS[${#MOUNTS[@]}-1]'
 : >"$W/server.log"; serve; sleep 1
 [ "$(status "/api/v1/search?q=meeting")" = 200 ] && ok "search answers again" || fail "search not answering after reindex"
 stop
-rm -rf "$W"
 echo "storage faults: $FAILS failure(s)"
 [ "$FAILS" = 0 ]

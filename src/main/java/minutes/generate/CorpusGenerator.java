@@ -24,6 +24,7 @@ import minutes.generate.ImportWriter.Segment;
 import minutes.generate.ImportWriter.User;
 import minutes.generate.ImportWriter.Workspace;
 import minutes.generate.QmsumCorpus.Turn;
+import minutes.store.Vocabulary;
 
 /**
  * Synthetic import NDJSON for benchmarks: any number of meetings made from varied QMSum material,
@@ -66,9 +67,10 @@ public final class CorpusGenerator {
     "ready", "processing", "live", "scheduled", "failed", "no_bot", "no_speech"
   };
   private static final int[] STATUS_WEIGHTS = {82, 4, 1, 5, 3, 3, 2};
-  private static final String[] VERDICTS = {
-    "open", "resolved_in_meeting", "discarded", "duplicate", "unclear_owner"
-  };
+  /**
+   * Weights of Vocabulary.VERDICTS, in its order (open, resolved_in_meeting, discarded,
+   * duplicate, unclear_owner).
+   */
   private static final int[] VERDICT_WEIGHTS = {50, 15, 10, 10, 15};
   private static final String[] WORKSPACE_NAMES = {
     "Acme Corp", "Contoso", "Fabrikam", "Tailspin Toys", "Wide World Importers", "Litware",
@@ -303,7 +305,8 @@ public final class CorpusGenerator {
     Instant time =
         YEAR_START.plus(Duration.ofDays(rnd.nextInt(365)).plusMinutes(7 * 60 + 15 * rnd.nextInt(40)));
     Instant startsAt = upload ? null : time;
-    Instant endsAt = upload ? null : time.plus(quarterHours(spokenMs + 180_000));
+    Instant endsAt =
+        upload ? null : time.plus(MinutesText.roundUpToQuarterHour(spokenMs + 180_000));
     Instant createdAt;
     if (upload) {
       createdAt = time;
@@ -384,7 +387,7 @@ public final class CorpusGenerator {
     String counterpart =
         firm != null ? firm.name() : attendees.get(rnd.nextInt(attendees.size())).name();
     String text = MinutesText.task(rnd.nextInt(MinutesText.taskTemplates()), phrase, counterpart);
-    String verdict = VERDICTS[weighted(rnd, VERDICT_WEIGHTS)];
+    String verdict = Vocabulary.VERDICTS.get(weighted(rnd, VERDICT_WEIGHTS));
     String owner =
         verdict.equals("unclear_owner") || rnd.nextInt(100) < 10
             ? null
@@ -538,10 +541,6 @@ public final class CorpusGenerator {
       }
     }
     throw new AssertionError();
-  }
-
-  private static Duration quarterHours(long ms) {
-    return Duration.ofMinutes(Math.max(1, (ms + 899_999) / 900_000) * 15);
   }
 
   /** A version-4 UUID from the run's random stream: unique, yet the same for the same seed. */

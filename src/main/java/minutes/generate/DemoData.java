@@ -270,7 +270,8 @@ public final class DemoData {
             : estimatedMs(q.turns());
     Instant time = Instant.parse(p.time() + ":00Z");
     Instant startsAt = upload ? null : time;
-    Instant endsAt = upload ? null : time.plus(roundUpToQuarterHour(spokenMs + 180_000));
+    Instant endsAt =
+        upload ? null : time.plus(MinutesText.roundUpToQuarterHour(spokenMs + 180_000));
     Instant createdAt;
     if (upload) {
       createdAt = time;
@@ -411,11 +412,6 @@ public final class DemoData {
       ms += MinutesText.speechMs(t.text()) + 700;
     }
     return ms;
-  }
-
-  private static Duration roundUpToQuarterHour(long ms) {
-    long quarters = Math.max(1, (ms + 899_999) / 900_000);
-    return Duration.ofMinutes(quarters * 15);
   }
 
   /** What the minutes of one meeting are written from. */

@@ -94,7 +94,7 @@ public final class GenerateCommand implements Callable<Integer> {
   @Option(
       names = "--qmsum",
       paramLabel = "FILE",
-      defaultValue = "data/qmsum/qmsum.jsonl.gz",
+      defaultValue = QmsumCorpus.DEFAULT_FILE,
       description = "The QMSum corpus (default: ${DEFAULT-VALUE}).")
   Path qmsum;
 

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.io.Writer;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
+import minutes.store.Times;
 
 /**
  * Writes the lines of the import format (decisions.md, "Import format") one record at a time,
@@ -199,9 +199,8 @@ public final class ImportWriter {
     json.writeEndArray();
   }
 
-  // Instant.toString would print fractions of a second; the format wants whole seconds.
+  // The stored form (whole seconds, UTC), as import and the API write it.
   private void time(String field, Instant t) throws IOException {
-    json.writeStringField(
-        field, t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString());
+    json.writeStringField(field, t == null ? null : Times.format(t));
   }
 }

@@ -1,6 +1,7 @@
 package minutes.generate;
 
 import java.text.Normalizer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -137,9 +138,8 @@ final class MinutesText {
     return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
-  /** A one-sentence task about the phrase; {@code counterpart} is whom one would ask. */
   /** A status a person could plausibly have set after the model's verdict. */
-  static String taskStatus(String verdict, java.util.SplittableRandom rnd) {
+  static String taskStatus(String verdict, SplittableRandom rnd) {
     return switch (verdict) {
       case "resolved_in_meeting" -> rnd.nextInt(4) == 0 ? "open" : "done";
       case "discarded", "duplicate" -> rnd.nextInt(4) == 0 ? "open" : "dismissed";
@@ -148,6 +148,7 @@ final class MinutesText {
     };
   }
 
+  /** A one-sentence task about the phrase; {@code counterpart} is whom one would ask. */
   static String task(int template, String phrase, String counterpart) {
     return String.format(Locale.ROOT, TASKS[Math.floorMod(template, TASKS.length)], phrase, counterpart);
   }
@@ -249,5 +250,11 @@ final class MinutesText {
       }
     }
     return words * 400L;
+  }
+
+  /** A meeting's booked length: the time rounded up to whole quarter hours, at least one. */
+  static Duration roundUpToQuarterHour(long ms) {
+    long quarters = Math.max(1, (ms + 899_999) / 900_000);
+    return Duration.ofMinutes(quarters * 15);
   }
 }

@@ -19,26 +19,25 @@ import java.util.zip.GZIPInputStream;
  */
 public record QmsumCorpus(List<Meeting> meetings) {
 
-  public static final Path DEFAULT_PATH = Path.of("data", "qmsum", "qmsum.jsonl.gz");
+  /** The bundled corpus, relative to the working folder; a constant, so options can default to it. */
+  public static final String DEFAULT_FILE = "data/qmsum/qmsum.jsonl.gz";
+
+  public static final Path DEFAULT_PATH = Path.of(DEFAULT_FILE);
 
   /**
    * One QMSum meeting. {@code summary} answers "Summarize the whole meeting"; each topic comes
    * with the answers of the queries that cover its part of the transcript.
    */
-  public record Meeting(
-      String name, List<Topic> topics, String summary, List<QueryAnswer> queries, List<Turn> turns) {
+  public record Meeting(String name, List<Topic> topics, String summary, List<Turn> turns) {
 
     public Meeting {
       topics = List.copyOf(topics);
-      queries = List.copyOf(queries);
       turns = List.copyOf(turns);
     }
   }
 
   /** A topic of the meeting and the answers to the queries about its part of the transcript. */
   public record Topic(String text, List<String> answers) {}
-
-  public record QueryAnswer(String query, String answer) {}
 
   /** A transcript turn; {@code utf8Length} is kept because generators budget text in bytes. */
   public record Turn(String speaker, String text, int utf8Length) {}
@@ -88,11 +87,10 @@ public record QmsumCorpus(List<Meeting> meetings) {
       summary = clean(q.path("answer").asText());
       break;
     }
-    List<QueryAnswer> queries = new ArrayList<>();
+    List<String> queryAnswers = new ArrayList<>();
     List<List<int[]>> querySpans = new ArrayList<>();
     for (JsonNode q : m.path("specific_query_list")) {
-      queries.add(
-          new QueryAnswer(clean(q.path("query").asText()), clean(q.path("answer").asText())));
+      queryAnswers.add(clean(q.path("answer").asText()));
       querySpans.add(spans(q));
     }
     List<Topic> topics = new ArrayList<>();
@@ -100,14 +98,14 @@ public record QmsumCorpus(List<Meeting> meetings) {
       List<int[]> spans = spans(t);
       List<String> answers = new ArrayList<>();
       // Topics and queries share no key; they belong together when their transcript spans overlap.
-      for (int i = 0; i < queries.size(); i++) {
+      for (int i = 0; i < queryAnswers.size(); i++) {
         if (overlaps(spans, querySpans.get(i))) {
-          answers.add(queries.get(i).answer());
+          answers.add(queryAnswers.get(i));
         }
       }
       topics.add(new Topic(clean(t.path("topic").asText()), List.copyOf(answers)));
     }
-    return new Meeting(m.path("name").asText(), topics, summary, queries, turns);
+    return new Meeting(m.path("name").asText(), topics, summary, turns);
   }
 
   private static List<int[]> spans(JsonNode node) {
