@@ -79,6 +79,7 @@ public final class TasksApi {
         p.oneOf("verdict", Vocabulary.VERDICTS), p.date("due_from"), p.date("due_to"));
     int limit = p.limit(200, 100);
     int offset = p.offset();
+    // Db.dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
     Optional<minutes.store.ListOrder.Page> fromIndex = index.page(minutes.store.Db.dataVersion(r.db()), r.principal(), f, offset, limit);
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
