@@ -134,16 +134,6 @@ class ErrorShapeTest {
   }
 
   @Test
-  void headAnswersLikeGetWithoutABody() {
-    ApiServer.Response get = api.get("/api/v1/meetings/" + M1, ALL);
-    ApiServer.Response head = api.send("HEAD", "/api/v1/meetings/" + M1, Map.of("Authorization", "Bearer " + api.key(ALL)));
-    assertEquals(200, head.status());
-    assertEquals("", head.body());
-    assertEquals(get.header("Content-Type"), head.header("Content-Type"));
-    assertEquals(get.header("Content-Length"), head.header("Content-Length"));
-  }
-
-  @Test
   void everyAnswerSaysNosniff() {
     assertEquals("nosniff", api.get("/api/v1/meetings", ALL).header("X-Content-Type-Options"));
     assertEquals("nosniff", api.get("/nowhere", null).header("X-Content-Type-Options"));
