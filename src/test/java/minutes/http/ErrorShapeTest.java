@@ -30,7 +30,8 @@ class ErrorShapeTest {
       "/api/v1/customers", "meetings:read",
       "/api/v1/meetings/" + M1 + "/action-items", "action_items:read",
       "/api/v1/action-items", "action_items:read",
-      "/api/v1/meetings/" + M1 + "/transcript", "transcripts:read");
+      "/api/v1/meetings/" + M1 + "/transcript", "transcripts:read",
+      "/api/v1/search?q=budget", "meetings:read");
 
   static void assertErrorShape(ApiServer.Response r, int status, String code) {
     assertEquals(status, r.status(), r.body());
