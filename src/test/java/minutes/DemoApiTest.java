@@ -58,9 +58,17 @@ class DemoApiTest {
     if (app != null) app.close();
   }
 
+  /** GET with a key; the answer is checked against openapi.json as {@link ApiServer} checks every answer. */
+  static HttpResponse<String> send(String path, String key) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
+        .header("Authorization", "Bearer " + key).build();
+    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    OpenApiCheck.assertConforms(request.method(), request.uri().getRawPath(), r.statusCode(), r.headers(), r.body());
+    return r;
+  }
+
   static JsonNode get(String path, String key) throws Exception {
-    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
-        .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = send(path, key);
     assertEquals(200, r.statusCode(), path + ": " + r.body());
     return Json.MAPPER.readTree(r.body());
   }
@@ -101,9 +109,8 @@ class DemoApiTest {
     assertTrue(allIds.containsAll(annIds) && allIds.containsAll(bobIds));
     assertTrue(!annIds.equals(bobIds) && !annIds.isEmpty() && !bobIds.isEmpty());
     for (String id : allIds) {
-      int status = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/v1/meetings/" + id))
-          .header("Authorization", "Bearer " + ann).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-      assertEquals(annIds.contains(id) ? 200 : 404, status);
+      assertEquals(annIds.contains(id) ? 200 : 404, send("/api/v1/meetings/" + id, ann).statusCode(), "ann " + id);
+      assertEquals(bobIds.contains(id) ? 200 : 404, send("/api/v1/meetings/" + id, bob).statusCode(), "bob " + id);
     }
   }
 
@@ -117,8 +124,6 @@ class DemoApiTest {
   }
 
   private static Set<String> ids(JsonNode page) {
-    Set<String> ids = new HashSet<>();
-    page.get("data").forEach(r -> ids.add(r.get("id").asText()));
-    return ids;
+    return new HashSet<>(ApiServer.column(page, "id"));
   }
 }

@@ -34,9 +34,29 @@ class IsolationTest {
     return paths;
   }
 
+  /** The meetings each key sees (fixtures' visible_to; workspace keys see their whole workspace). */
+  private static final java.util.Map<String, List<String>> VISIBLE = java.util.Map.of(ApiServer.ALL,
+      List.of(M1, M2, M3, M4, M5), ANN, List.of(M1, M3), BOB, List.of(M2, M3, M5), OTHER, List.of(O1));
+
+  /**
+   * Lists (and the per-meeting task list, which never says 404) answer 200; a meeting, its
+   * participants and its transcript answer 200 when the key sees the meeting, else 404.
+   */
+  private static int expectedStatus(String key, String path) {
+    for (String id : ALL_IDS) {
+      for (String suffix : List.of("", "/participants", "/transcript")) {
+        if (path.equals("/api/v1/meetings/" + id + suffix)) return VISIBLE.get(key).contains(id) ? 200 : 404;
+      }
+    }
+    return 200;
+  }
+
   private static void assertSeesNothingOf(String key, List<String> invisibleIds, List<String> invisibleWords) {
     for (String path : paths()) {
-      String body = api.get(path, key).body();
+      ApiServer.Response r = api.get(path, key);
+      // A leak check over error answers would prove nothing: each path must answer as expected.
+      assertEquals(expectedStatus(key, path), r.status(), key + " via " + path + ": " + r.body());
+      String body = r.body();
       for (String id : invisibleIds) {
         // The per-meeting task list echoes the requested id; any other mention is a leak.
         String echoed = "\"meeting_id\":\"" + id + "\",\"data\":[]";

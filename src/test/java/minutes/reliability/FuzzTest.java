@@ -206,9 +206,6 @@ class FuzzTest {
 
     // Undertow's parser rejects some malformed requests before our handlers: a bare 400, no body.
     if (r.status == 400 && r.body.length == 0 && !r.headers.containsKey("content-type")) {
-      if (head) {
-        // A HEAD answer has no body anyway; ours carries the JSON content type.
-      }
       if (!req.malformed) return "a well-formed request got a bare 400 from Undertow, not our JSON error";
       bare.computeIfAbsent(req.why, w -> new AtomicLong()).incrementAndGet();
       return null;

@@ -43,7 +43,12 @@ class SecurityBasicsTest {
     }
     try (Connection c = Db.openWriter(api.config().dbPath());
         ResultSet rs = c.createStatement().executeQuery("SELECT length(secret_hash) FROM api_key")) {
-      while (rs.next()) assertEquals(32, rs.getInt(1), "a SHA-256 per key");
+      int rows = 0;
+      while (rs.next()) {
+        assertEquals(32, rs.getInt(1), "a SHA-256 per key");
+        rows++;
+      }
+      assertEquals(KEYS.size(), rows, "one row per key ApiServer creates");
     }
   }
 
@@ -95,7 +100,7 @@ class SecurityBasicsTest {
   }
 
   @Test
-  void searchTextAndPageSizesAreBounded() {
+  void searchTextAndPageSizesAreBounded() throws Exception {
     ApiServer.Response q = api.get("/api/v1/search?q=" + "ab+".repeat(200), ApiServer.ALL);
     assertEquals(400, q.status(), q.body());
     assertEquals("q", q.json().at("/error/field").asText());
@@ -103,7 +108,31 @@ class SecurityBasicsTest {
     assertEquals(200, api.get("/api/v1/action-items?limit=100000", ApiServer.ALL).json().at("/pagination/limit").asInt());
     assertEquals(5000, api.get("/api/v1/meetings/" + minutes.Fixtures.M1 + "/transcript?limit=100000", ApiServer.ALL)
         .json().at("/pagination/limit").asInt());
-    assertTrue(api.get("/api/v1/search?q=planning&limit=100000", ApiServer.ALL).json().get("data").size() <= 100);
+    // The fixture has only a few planning meetings: import more than the search bound, so that
+    // a limit the server failed to clamp would show as more than 100 hits.
+    Path file = Files.createTempFile("minutes-security-", ".ndjson");
+    try {
+      List<String> lines = new java.util.ArrayList<>();
+      for (int i = 0; i < 130; i++) {
+        lines.add("{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + new java.util.UUID(0x5ec0L, i)
+            + "\",\"title\":\"Bulk planning " + i + "\",\"platform\":\"zoom\",\"source\":\"calendar\","
+            + "\"status\":\"ready\",\"created_at\":\"2026-03-01T12:00:00Z\"}");
+      }
+      Files.write(file, lines);
+      new minutes.store.Importer(api.config().dbPath(), minutes.store.Importer.Progress.NONE).run(List.of(file));
+    } finally {
+      Files.delete(file);
+    }
+    // The server's search index follows the import within its poll interval.
+    ApiServer.Response hits = null;
+    for (int i = 0; i < 200; i++) {
+      hits = api.get("/api/v1/search?q=planning&limit=100000", ApiServer.ALL);
+      assertEquals(200, hits.status(), hits.body());
+      if (hits.json().get("data").size() >= 100) break;
+      Thread.sleep(50);
+    }
+    assertEquals(100, hits.json().get("data").size(), "limit=100000 is clamped to 100");
+    assertEquals(50, api.get("/api/v1/search?q=planning", ApiServer.ALL).json().get("data").size(), "default limit");
   }
 
   @Test

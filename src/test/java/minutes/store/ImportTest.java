@@ -120,18 +120,39 @@ class ImportTest {
   @Test
   void aMeetingLineReplacesTheMeetingWhole() throws Exception {
     importFiles(fixtures);
+    String m1Id = minutes.Fixtures.M1;
+    long meetingsBefore = count("SELECT count(*) FROM meeting");
+    // M1 starts with rows of every kind, so that their absence afterwards means something
+    for (String table : List.of("participant", "protocol", "action_item")) {
+      assertTrue(count("SELECT count(*) FROM " + table + " WHERE meeting_id = '" + m1Id + "'") > 0, table);
+    }
     List<String> lines = Files.readAllLines(fixtures);
     String m1 = lines.stream().filter(l -> l.contains("Quarterly planning")).findFirst().orElseThrow();
     String replaced = m1.replaceAll("\"transcript\": \\[.*\\]}$", "\"transcript\": []}")
         .replace("Quarterly planning with Müller", "Renamed planning");
+    // Participants and protocols left out of the line: the meeting keeps none of its old ones.
+    var json = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(replaced);
+    assertTrue(json.remove("participants") != null && json.remove("protocols") != null, "the fixture line has both");
+    assertEquals(m1Id, json.get("id").asText());
     Path change = dir.resolve("change.ndjson");
-    Files.writeString(change, replaced + "\n");
+    Files.writeString(change, minutes.http.Json.MAPPER.writeValueAsString(json) + "\n");
     importFiles(change);
     try (Connection c = Db.openWriter(db)) {
       ResultSet rs = c.createStatement().executeQuery(
           "SELECT title, (SELECT count(*) FROM transcript_segment t WHERE t.meeting_id = m.id) FROM meeting m WHERE title LIKE 'Renamed%'");
       assertTrue(rs.next());
       assertEquals(0, rs.getInt(2));
+    }
+    for (String table : List.of("participant", "protocol", "action_item")) {
+      assertEquals(0, count("SELECT count(*) FROM " + table + " WHERE meeting_id = '" + m1Id + "'"), table);
+    }
+    assertEquals(meetingsBefore, count("SELECT count(*) FROM meeting"), "replaced, not added");
+  }
+
+  private long count(String sql) throws SQLException {
+    try (Connection c = Db.openWriter(db); ResultSet rs = c.createStatement().executeQuery(sql)) {
+      assertTrue(rs.next());
+      return rs.getLong(1);
     }
   }
 }

@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import minutes.ApiServer;
@@ -41,7 +45,9 @@ class ImportWhileServingTest {
     AtomicInteger failures = new AtomicInteger();
     AtomicInteger requests = new AtomicInteger();
     AtomicBoolean importing = new AtomicBoolean(true);
-    Thread reader = new Thread(() -> {
+    // The reader runs as a Future: an exception or failed assertion in it fails the test at get().
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<?> reader = pool.submit(() -> {
       while (importing.get()) {
         ApiServer.Response r = api.get("/api/v1/action-items?limit=5", ApiServer.ALL);
         requests.incrementAndGet();
@@ -49,14 +55,17 @@ class ImportWhileServingTest {
         else totalsSeen.add(r.json().at("/pagination/total").asLong());
       }
     });
-    reader.start();
     try {
       new Importer(api.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
     } finally {
       Thread.sleep(200);
       importing.set(false);
-      reader.join();
-      Files.delete(file);
+      try {
+        reader.get(30, TimeUnit.SECONDS);
+      } finally {
+        pool.shutdownNow();
+        Files.delete(file);
+      }
     }
     assertEquals(0, failures.get(), "failed requests out of " + requests.get());
     assertTrue(requests.get() > 0);

@@ -197,13 +197,12 @@ class TasksApiTest {
       assertEquals(3, page.at("/pagination/limit").asInt());
       assertEquals(offset, page.at("/pagination/offset").asInt());
       if (page.get("data").isEmpty()) break;
-      page.get("data").forEach(t -> {
-        assertTrue(seen.add(t.get("id").asText()), "seen twice: " + t);
-        inOrder.add(t.get("id").asText());
-      });
+      for (String id : ApiServer.column(page, "id")) {
+        assertTrue(seen.add(id), "seen twice: " + id);
+        inOrder.add(id);
+      }
     }
-    List<String> whole = new ArrayList<>();
-    api.get("/api/v1/action-items?limit=200", ALL).json().get("data").forEach(t -> whole.add(t.get("id").asText()));
+    List<String> whole = ApiServer.column(api.get("/api/v1/action-items?limit=200", ALL).json(), "id");
     assertEquals(whole, inOrder);
     assertEquals(10, seen.size());
   }
