@@ -305,8 +305,7 @@ public final class CorpusGenerator {
     Instant time =
         YEAR_START.plus(Duration.ofDays(rnd.nextInt(365)).plusMinutes(7 * 60 + 15 * rnd.nextInt(40)));
     Instant startsAt = upload ? null : time;
-    Instant endsAt =
-        upload ? null : time.plus(MinutesText.roundUpToQuarterHour(spokenMs + 180_000));
+    Instant endsAt = upload ? null : MinutesText.bookedEnd(time, spokenMs);
     Instant createdAt;
     if (upload) {
       createdAt = time;

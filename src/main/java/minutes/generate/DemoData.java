@@ -270,8 +270,7 @@ public final class DemoData {
             : estimatedMs(q.turns());
     Instant time = Instant.parse(p.time() + ":00Z");
     Instant startsAt = upload ? null : time;
-    Instant endsAt =
-        upload ? null : time.plus(MinutesText.roundUpToQuarterHour(spokenMs + 180_000));
+    Instant endsAt = upload ? null : MinutesText.bookedEnd(time, spokenMs);
     Instant createdAt;
     if (upload) {
       createdAt = time;

@@ -2,6 +2,7 @@ package minutes.generate;
 
 import java.text.Normalizer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -252,9 +253,12 @@ final class MinutesText {
     return words * 400L;
   }
 
-  /** A meeting's booked length: the time rounded up to whole quarter hours, at least one. */
-  static Duration roundUpToQuarterHour(long ms) {
-    long quarters = Math.max(1, (ms + 899_999) / 900_000);
-    return Duration.ofMinutes(quarters * 15);
+  /**
+   * When a meeting booked at {@code start} ends: the spoken time plus three minutes, rounded
+   * up to whole quarter hours (at least one), as calendars book.
+   */
+  static Instant bookedEnd(Instant start, long spokenMs) {
+    long quarters = Math.max(1, (spokenMs + 180_000 + 899_999) / 900_000);
+    return start.plus(Duration.ofMinutes(quarters * 15));
   }
 }
