@@ -346,7 +346,7 @@ public final class SearchIndex implements AutoCloseable {
       int f = h.field.equals(CONTENT_FIELDS[0]) ? 0 : 1;
       if (passages[f] == null) passages[f] = new Passages(leaf.reader(), h.field, q.clauses);
       int local = h.doc - leaf.docBase;
-      Passages.Best best = passages[f].best(passages[f].spans(local), Snippets.PASSAGE_WIDTH);
+      Passages.Best best = passages[f].best(local, Snippets.PASSAGE_WIDTH);
       StoredText.Slice text = StoredText.read(stored, local, h.field, length -> {
         int[] w = Snippets.window(length, best.start(), best.end());
         return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character

@@ -159,22 +159,32 @@ final class SearchQuery {
     return b.build();
   }
 
+  /** A term of a clause as the index holds it, and its position relative to the clause's first word. */
+  record Placed(String term, int position) {}
+
   /**
-   * The phrase as the index holds it: two adjacent common words as their pair term (see
-   * {@link CommonPairs}), every other word as itself, each at its position. Equivalent to the
-   * plain phrase, since a pair term exists exactly where both words stand next to each other.
+   * The words of a clause as the index holds them: two adjacent common words as their pair
+   * term (see {@link CommonPairs}), every other word as itself, each at its position.
+   * Matching these is matching the words, since a pair term exists exactly where both words
+   * stand next to each other; the last term always ends with the last word.
    */
-  static Query phrase(String field, List<String> words) {
-    PhraseQuery.Builder p = new PhraseQuery.Builder();
+  static List<Placed> layout(List<String> words) {
+    List<Placed> out = new ArrayList<>(words.size());
     boolean[] covered = new boolean[words.size()];
     for (int i = 0; i < words.size(); i++) {
       if (i + 1 < words.size() && CommonPairs.common(words.get(i)) && CommonPairs.common(words.get(i + 1))) {
-        p.add(new Term(field, CommonPairs.pair(words.get(i), words.get(i + 1))), i);
+        out.add(new Placed(CommonPairs.pair(words.get(i), words.get(i + 1)), i));
         covered[i] = covered[i + 1] = true;
       } else if (!covered[i]) {
-        p.add(new Term(field, words.get(i)), i);
+        out.add(new Placed(words.get(i), i));
       }
     }
+    return out;
+  }
+
+  static Query phrase(String field, List<String> words) {
+    PhraseQuery.Builder p = new PhraseQuery.Builder();
+    for (Placed t : layout(words)) p.add(new Term(field, t.term()), t.position());
     return p.build();
   }
 
