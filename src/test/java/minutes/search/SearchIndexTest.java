@@ -261,6 +261,10 @@ class SearchIndexTest {
     assertEquals(List.of(SearchData.id("title-old")), ids(search(acme, "\"to be or not to be\"")));
     SearchHit h = search(acme, "\"that is the question\"").get(0);
     assertEquals(List.of("that is the question"), marked(h.snippet()));
+    // Matches of several clauses are merged in text order; one starting where a longer one does is inside it.
+    assertEquals(List.of("that is the"), marked(search(acme, "that \"that is the\"").get(0).snippet()));
+    assertEquals(List.of("To be", "to be"), marked(search(acme, "\"to be\" be").get(0).snippet()));
+    assertEquals(List.of("To be", "not", "to be"), marked(search(acme, "not \"to be\"").get(0).snippet()));
     assertEquals(List.of(), ids(search(acme, "\"be to\"")));
     assertEquals(List.of(), ids(search(acme, "\"is that\"")));
     assertEquals(List.of(), ids(search(acme, "\"the the\"")));
