@@ -25,6 +25,7 @@ rm -rf "$OUT/cp" && mkdir -p "$OUT/cp" && cp -r target/classes target/test-class
 CP="$OUT/cp/classes:$OUT/cp/test-classes:$OUT/cp/lib/*"
 JVM=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)   # as run.sh
 RUN=("${JVM[@]}" -cp "$CP" minutes.Main)
+BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.Main)   # import, reindex: as run.sh
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
 
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
@@ -33,7 +34,7 @@ if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then
   echo "generating $MEETINGS meetings..." >&2
   "${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42 --out "$OUT/corpus.ndjson"
   echo "importing (the import also builds the first index)..." >&2
-  "${RUN[@]}" import "$OUT/corpus.ndjson" | tail -2 >&2
+  "${BUILD[@]}" import "$OUT/corpus.ndjson" | tail -2 >&2
   rm -f "$OUT/corpus.ndjson"   # several GB; the database holds it all now
 fi
 SLUG=bench-1
@@ -41,7 +42,7 @@ SLUG=bench-1
 echo "reindexing..." >&2
 if [ "${SKIP_REINDEX:-0}" != 1 ]; then
   # CPU seconds too: the machine may be shared, and MB per CPU-second does not depend on that.
-  REINDEX=$(/usr/bin/time -f "%U %S" -o "$OUT/reindex.cpu" "${RUN[@]}" reindex | tail -1)
+  REINDEX=$(/usr/bin/time -f "%U %S" -o "$OUT/reindex.cpu" "${BUILD[@]}" reindex | tail -1)
   REINDEX="$REINDEX; CPU $(awk '{printf "%.0f s user+sys", $1 + $2}' "$OUT/reindex.cpu")"
 else
   REINDEX="(skipped: SKIP_REINDEX=1)"
@@ -70,8 +71,8 @@ trap - EXIT
 "${BENCH[@]}" inprocess "$OUT/minutes.db" "$OUT/index" "$OUT/queries.txt" "$SLUG" 10
 
 echo
-echo "wrk, 1 connection, ${WRK_SECONDS}s: p50 $(awk '$1=="50%"{print $2}' <<<"$WRK1"), p90 $(awk '$1=="90%"{print $2}' <<<"$WRK1"),"\
-  "p99 $(awk '$1=="99%"{print $2}' <<<"$WRK1"), $(awk '/Requests\/sec/{print $2}' <<<"$WRK1") searches/s"
+echo "wrk, 1 connection, ${WRK_SECONDS}s: $(awk '$1=="percentiles-ms"{printf "p50 %s ms, p95 %s ms, p99 %s ms", $3, $5, $7}' <<<"$WRK1"),"\
+  "$(awk '/Requests\/sec/{print $2}' <<<"$WRK1") searches/s"
 echo "wrk, 8 connections, ${WRK_SECONDS}s: p50 $(awk '$1=="50%"{print $2}' <<<"$WRK"), p99 $(awk '$1=="99%"{print $2}' <<<"$WRK"),"\
   "$(awk '/Requests\/sec/{print $2}' <<<"$WRK") searches/s, non-2xx: $(awk '/Non-2xx/{print $5}' <<<"$WRK" | grep . || echo 0)"
 echo "reindex: $REINDEX"

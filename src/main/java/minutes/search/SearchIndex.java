@@ -61,11 +61,6 @@ public final class SearchIndex implements AutoCloseable {
   static final int RETRY_AFTER_SECONDS = 5;
   /** start() waits this long for a first build, so that a small database is searchable at once. */
   static final long FIRST_BUILD_WAIT_MILLIS = 5000;
-  /**
-   * Bulk builds index with this much RAM before flushing a segment: 160 MB, or a quarter of
-   * the heap when that is smaller, so that `import` and `reindex` also run with a small -Xmx.
-   */
-  static final double BUILD_RAM_MB = Math.min(160, Runtime.getRuntime().maxMemory() / 4.0 / (1 << 20));
   private static final Sort ORDER = new Sort(SortField.FIELD_SCORE,
       new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
   private static final String[] CONTENT_FIELDS = {IndexedMeeting.PROTOCOL, IndexedMeeting.TRANSCRIPT};
@@ -548,7 +543,7 @@ public final class SearchIndex implements AutoCloseable {
     try {
       long seq;
       Indexer.Stats stats;
-      try (Generation g = Generation.create(dir, BUILD_RAM_MB); Connection c = db.read()) {
+      try (Generation g = Generation.create(dir); Connection c = db.read()) {
         c.setAutoCommit(false);
         try {
           seq = Db.dataVersion(c);
