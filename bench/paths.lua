@@ -18,9 +18,3 @@ function request()
   i = i + 1
   return wrk.format("GET", paths[(i % #paths) + 1], { ["Authorization"] = "Bearer " .. key })
 end
-
--- The percentiles as one line, p95 included (wrk's own --latency report has no p95).
-function done(summary, latency, requests)
-  io.write(string.format("percentiles-ms p50 %.2f p95 %.2f p99 %.2f\n",
-    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000))
-end
