@@ -91,6 +91,4 @@ public final class Params {
     }
     return raw.map(Ids::canonical);
   }
-
-
 }
