@@ -2,6 +2,7 @@ package minutes.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.PostingsEnum;
@@ -33,6 +34,7 @@ final class Passages {
   private final TermsEnum[] terms; // per term; null when the field lacks it
   private final PostingsEnum[] postings; // reused while documents are visited in increasing order
   private final Occurrences[] read; // per term: this document's occurrences
+  private final int[] cursor; // per term: how far find() has walked its occurrences
   /** This document's matches, sorted by start, then longest first. */
   private Matches spans = new Matches(), merged = new Matches();
 
@@ -49,6 +51,7 @@ final class Passages {
     terms = new TermsEnum[all.size()];
     postings = new PostingsEnum[all.size()];
     read = new Occurrences[all.size()];
+    cursor = new int[all.size()];
     Terms fieldTerms = leaf.terms(field);
     for (int t = 0; t < all.size(); t++) {
       relative[t] = all.get(t).position();
@@ -124,21 +127,21 @@ final class Passages {
     // Where the first term sits at p, every other term must sit at p + its relative position;
     // each term's positions ascend, so one cursor per term walks forward only.
     Occurrences lead = read[first];
-    int[] cursor = new int[last - first + 1];
+    Arrays.fill(cursor, first, last + 1, 0);
     boolean any = false;
     outer:
     for (int k = 0; k < lead.count; k++) {
       int anchor = lead.position[k];
       for (int t = first + 1; t <= last; t++) {
         Occurrences o = read[t];
-        int want = anchor + relative[t], i = cursor[t - first];
+        int want = anchor + relative[t], i = cursor[t];
         while (i < o.count && o.position[i] < want) i++;
-        cursor[t - first] = i;
+        cursor[t] = i;
         if (i == o.count) break outer;
         if (o.position[i] != want) continue outer;
       }
       Occurrences tail = read[last];
-      spans.add(lead.start[k], last == first ? lead.end[k] : tail.end[cursor[last - first]], c);
+      spans.add(lead.start[k], last == first ? lead.end[k] : tail.end[cursor[last]], c);
       any = true;
     }
     return any;
