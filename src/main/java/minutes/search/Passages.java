@@ -98,9 +98,9 @@ final class Passages {
       clause[size++] = c;
     }
 
-    /** Whether match i sorts before match j of other: earlier start, or as early and longer. */
-    boolean before(int i, Matches other, int j) {
-      return start[i] != other.start[j] ? start[i] < other.start[j] : end[i] >= other.end[j];
+    /** Whether match i sorts before match j: earlier start, or as early and longer. */
+    boolean before(int i, int j) {
+      return start[i] != start[j] ? start[i] < start[j] : end[i] >= end[j];
     }
   }
 
@@ -154,7 +154,7 @@ final class Passages {
     out.size = 0;
     int i = 0, j = from;
     while (i < from || j < spans.size) {
-      int take = j == spans.size || (i < from && spans.before(i, spans, j)) ? i++ : j++;
+      int take = j == spans.size || (i < from && spans.before(i, j)) ? i++ : j++;
       out.add(spans.start[take], spans.end[take], spans.clause[take]);
     }
     merged = spans;
