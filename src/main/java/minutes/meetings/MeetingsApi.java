@@ -75,13 +75,14 @@ public final class MeetingsApi {
     int offset = p.offset();
     MeetingIndex.Query query = new MeetingIndex.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
-    Optional<minutes.store.ListOrder.Page> fromIndex = Db.knownDataVersion(r.db())
-        .flatMap(version -> index.page(version, r.principal(), query, offset, limit));
+    Optional<Long> version = Db.knownDataVersion(r.db());
+    Optional<minutes.store.ListOrder.Page> fromIndex =
+        version.flatMap(v -> index.page(v, r.principal(), query, offset, limit));
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
           new Pagination(limit, offset, fromIndex.get().total()));
     }
-    return fromSql(r.db(), r.principal(), query, offset, limit);
+    return fromSql(r.db(), version, r.principal(), query, offset, limit);
   }
 
   /** The page's rows, read in the request's transaction, in the in-memory order's sequence. */
@@ -89,9 +90,12 @@ public final class MeetingsApi {
     return JsonRows.byRowid(c, "SELECT " + ROW_JSON + ", m.rowid FROM meeting m", "m.rowid", rowids);
   }
 
-  /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
-  Pagination.Page<RawJson> fromSql(Connection c, Principal who, MeetingIndex.Query query, int offset, int limit)
-      throws SQLException {
+  /**
+   * The same list from SQL alone: used while the in-memory order is being rebuilt after an
+   * import. {@code version}: what {@link Db#knownDataVersion} gave this transaction, for the total.
+   */
+  Pagination.Page<RawJson> fromSql(Connection c, Optional<Long> version, Principal who, MeetingIndex.Query query,
+      int offset, int limit) throws SQLException {
     Sql where = new Sql("FROM meeting m WHERE 1 = 1");
     Visibility.restrict(where, "m", who);
     query.from().ifPresent(v -> where.add("AND m.sort_at >= ?", v));
@@ -101,7 +105,7 @@ public final class MeetingsApi {
     query.platform().ifPresent(v -> where.add("AND m.platform = ?", v));
     query.source().ifPresent(v -> where.add("AND m.source = ?", v));
 
-    long total = totals.count(c, new Sql("SELECT count(*)").add(where));
+    long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
     String dir = query.descending() ? " DESC" : " ASC";
     List<RawJson> rows = new Sql("SELECT " + ROW_JSON)
         .add(where)

@@ -2,6 +2,7 @@ package minutes.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,15 +28,18 @@ public final class Totals {
     byQuery.put(version + " " + query, total);
   }
 
-  /** The count query's result, counted in SQLite once per data version. */
-  public long count(Connection c, Sql countQuery) throws SQLException {
-    java.util.Optional<Long> knownVersion = Db.knownDataVersion(c);
-    if (knownVersion.isEmpty()) return countQuery.count(c); // nothing to key a total by
-    long version = knownVersion.get();
-    OptionalLong known = known(version, countQuery.key());
+  /**
+   * The count query's result, counted in SQLite once per data version: {@code version} is the
+   * one the caller's transaction sees (read once per request), empty on a database from before
+   * the change log, where there is nothing to key a total by.
+   */
+  public long count(Connection c, Optional<Long> version, Sql countQuery) throws SQLException {
+    if (version.isEmpty()) return countQuery.count(c);
+    String key = countQuery.key();
+    OptionalLong known = known(version.get(), key);
     if (known.isPresent()) return known.getAsLong();
     long total = countQuery.count(c);
-    remember(version, countQuery.key(), total);
+    remember(version.get(), key, total);
     return total;
   }
 }

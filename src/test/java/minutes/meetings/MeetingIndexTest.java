@@ -91,7 +91,7 @@ class MeetingIndexTest {
         for (MeetingIndex.Query q : queries) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
             minutes.store.ListOrder.Page page = index.page(version, who, q, window[0], window[1]).orElseThrow();
-            Pagination.Page<RawJson> sql = api.fromSql(c, who, q, window[0], window[1]);
+            Pagination.Page<RawJson> sql = api.fromSql(c, Optional.of(version), who, q, window[0], window[1]);
             assertEquals(sql.pagination().total(), page.total(), who + " " + q);
             assertEquals(sql.data(), MeetingsApi.byRowid(c, page.rowids()), who + " " + q + " " + window[0]);
             compared++;
