@@ -45,14 +45,17 @@ public final class DataSnapshot<T> implements AutoCloseable {
     });
   }
 
-  /** The value as of {@code version} when that is the one held; otherwise empty, and a rebuild starts. */
+  /**
+   * The value as of {@code version} when that is the one held; otherwise empty, and a rebuild
+   * starts when the held value is older.
+   */
   public Optional<T> at(long version) {
     Held<T> h = held;
-    if (h == null || h.version != version) {
-      rebuildLater();
-      return Optional.empty();
-    }
-    return Optional.of(h.value);
+    if (h != null && h.version == version) return Optional.of(h.value);
+    // Versions only grow (change_log seq is AUTOINCREMENT): an older one is a transaction that
+    // began before the last import, and a rebuild would only load the held version again.
+    if (h == null || h.version < version) rebuildLater();
+    return Optional.empty();
   }
 
   /** Builds the value now (tests); the server uses {@link #buildInBackground()}. */
