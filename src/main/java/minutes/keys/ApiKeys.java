@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import minutes.http.Scope;
+import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Times;
 
@@ -39,7 +40,7 @@ public final class ApiKeys {
 
   public static Created create(Connection c, String workspaceSlug, Set<Scope> scopes, String userEmail, String name)
       throws SQLException {
-    long workspaceId = minutes.store.Db.workspaceId(c, workspaceSlug)
+    long workspaceId = Db.workspaceId(c, workspaceSlug)
         .orElseThrow(() -> new KeyException("no workspace '" + workspaceSlug + "'; import it first"));
     if (userEmail != null && !userExists(c, workspaceId, userEmail)) {
       throw new KeyException("no user '" + userEmail + "' in workspace '" + workspaceSlug + "'; import it first");
@@ -106,7 +107,6 @@ public final class ApiKeys {
         });
   }
 
-
   public static Set<Scope> parseScopes(String commaSeparated) {
     Set<Scope> scopes = EnumSet.noneOf(Scope.class);
     for (String s : commaSeparated.split(",")) {
@@ -125,7 +125,6 @@ public final class ApiKeys {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
   }
-
 
   private static boolean userExists(Connection c, long workspaceId, String email) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?")) {

@@ -54,7 +54,7 @@ public final class Db implements AutoCloseable {
       if (parent != null) Files.createDirectories(parent);
       if (!Files.exists(path)) {
         Files.createFile(path);
-        restrictToOwner(path);
+        ownerOnly(path, "rw-------");
       }
     } catch (IOException e) {
       throw new StoreException("cannot create database file " + path + ": " + e.getMessage(), e);
@@ -65,10 +65,6 @@ public final class Db implements AutoCloseable {
     } catch (SQLException e) {
       throw new StoreException("cannot open database " + path + ": " + e.getMessage(), e);
     }
-  }
-
-  static void restrictToOwner(Path path) {
-    ownerOnly(path, "rw-------");
   }
 
   /**

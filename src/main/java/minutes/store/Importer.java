@@ -368,7 +368,6 @@ public final class Importer {
       return s == null ? null : Times.format(Times.parseDateTime(s));
     }
 
-
     @Override
     public void close() throws SQLException {
       for (PreparedStatement ps : List.of(upsertWorkspace, deleteWorkspaceDomains, insertWorkspaceDomain, upsertUser,
