@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,6 +46,7 @@ class ImportWhileServingTest {
     AtomicInteger failures = new AtomicInteger();
     AtomicInteger requests = new AtomicInteger();
     AtomicBoolean importing = new AtomicBoolean(true);
+    CountDownLatch answered = new CountDownLatch(1);
     // The reader runs as a Future: an exception or failed assertion in it fails the test at get().
     ExecutorService pool = Executors.newSingleThreadExecutor();
     Future<?> reader = pool.submit(() -> {
@@ -53,12 +55,21 @@ class ImportWhileServingTest {
         requests.incrementAndGet();
         if (r.status() != 200) failures.incrementAndGet();
         else totalsSeen.add(r.json().at("/pagination/total").asLong());
+        answered.countDown();
       }
     });
+    // The reader must straddle the import: answered once before it starts, and asked again after
+    // it ends. A reader that ran wholly before or after the import would check nothing.
     try {
+      assertTrue(answered.await(30, TimeUnit.SECONDS), "the reader answered before the import");
       new Importer(api.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+      // The request after the next one was sent after the import ended.
+      int after = requests.get() + 2;
+      for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+          requests.get() < after && !reader.isDone() && System.nanoTime() < deadline; ) {
+        Thread.sleep(10);
+      }
     } finally {
-      Thread.sleep(200);
       importing.set(false);
       try {
         reader.get(30, TimeUnit.SECONDS);
@@ -69,7 +80,7 @@ class ImportWhileServingTest {
     }
     assertEquals(0, failures.get(), "failed requests out of " + requests.get());
     assertTrue(requests.get() > 0);
-    assertTrue(Set.of(tasksBefore, tasksBefore + added).containsAll(totalsSeen), "totals seen: " + totalsSeen);
+    assertEquals(Set.of(tasksBefore, tasksBefore + added), totalsSeen, "the totals before and after, nothing between");
     assertEquals(tasksBefore + added, api.get("/api/v1/action-items", ApiServer.ALL).json().at("/pagination/total").asLong());
     // Totals are remembered per data version: the import's version must not answer the old one.
     assertEquals(meetingsBefore + added, api.get("/api/v1/meetings", ApiServer.ALL).json().at("/pagination/total").asLong());
