@@ -4,7 +4,8 @@
 # queries (bench/out/search/queries.txt) timed one at a time over HTTP, under 8 concurrent
 # connections with wrk, and in-process against the same index for the server's overhead.
 # Prints Markdown for docs/BENCHMARKS.md.
-#   bench/search-bench.sh [MEETINGS] [WRK_SECONDS]      (FRESH=1 regenerates the corpus)
+#   bench/search-bench.sh [MEETINGS] [WRK_SECONDS]      (FRESH=1 regenerates the corpus,
+#   SKIP_REINDEX=1 keeps the index, KEEP_QUERIES=1 the query set)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
@@ -49,7 +50,10 @@ else
 fi
 echo "$REINDEX" >&2
 KEY=$("${RUN[@]}" keys create --workspace "$SLUG" --scopes meetings:read --name search-bench | tail -1)
-"${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
+# KEEP_QUERIES=1 times the query set of the previous run again: for A/B runs on the same database.
+if [ "${KEEP_QUERIES:-0}" != 1 ] || [ ! -f "$OUT/queries.txt" ]; then
+  "${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
+fi
 
 "${JVM[@]}" -cp "$CP" minutes.Main serve > "$OUT/server.log" 2>&1 &
 SERVER=$!

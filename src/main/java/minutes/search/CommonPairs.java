@@ -9,9 +9,11 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Pairs of very common words indexed as one extra term ("i_think" next to "i" and "think"),
@@ -70,30 +72,41 @@ final class CommonPairs {
   }
 
   /**
-   * Adds the pair term after the first of two adjacent common words. The token read ahead is
-   * kept in plain fields, not as a captured State: captureState/restoreState on every common
-   * word (half of all words) cost a reindex more than indexing the pair terms did. One per
-   * token stream; not thread-safe.
+   * Adds the pair term after the first of two adjacent common words, and gives every word
+   * its {@link Neighbours} payload. Reads one token ahead, kept in plain fields, not as a
+   * captured State: captureState/restoreState on every common word (half of all words) cost a
+   * reindex more than indexing the pair terms did. Each token is copied once when read ahead
+   * and restored once when its turn comes. One per token stream; not thread-safe.
    */
   static final class Filter extends TokenFilter {
     private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
     private final OffsetAttribute offset = addAttribute(OffsetAttribute.class);
     private final PositionIncrementAttribute increment = addAttribute(PositionIncrementAttribute.class);
     private final TypeAttribute type = addAttribute(TypeAttribute.class);
-    private final Held current = new Held(), next = new Held();
-    private boolean holdsNext;
+    private final PayloadAttribute payload = addAttribute(PayloadAttribute.class);
+    /** The token read ahead, and a spare to read the next one into. */
+    private Held ahead = new Held(), spare = new Held();
+    private boolean holdsAhead, ended;
+    /** The code of the word returned last; 0 at the start. */
+    private int lastCode;
     private final StringBuilder pair = new StringBuilder();
     private int pairStart, pairEnd;
     private boolean pairPending;
+    /**
+     * One payload, rewritten for each word: the indexer copies it before asking for the next
+     * token, and a new array per word would be a new object for every word of every text.
+     */
+    private final BytesRef codes = new BytesRef(new byte[2]);
 
     Filter(TokenStream input) {
       super(input);
     }
 
-    /** A token's attributes: all that the tokenizer and FoldingFilter set. */
+    /** A token's attributes: all that the tokenizer and FoldingFilter set, and its codes. */
     private final class Held {
       private char[] chars = new char[16];
-      private int length, start, end, positionIncrement;
+      private int length, start, end, positionIncrement, code;
+      private boolean common;
       private String kind;
 
       void save() {
@@ -104,6 +117,8 @@ final class CommonPairs {
         end = offset.endOffset();
         positionIncrement = increment.getPositionIncrement();
         kind = type.type();
+        code = Neighbours.code(chars, length);
+        common = WORDS.contains(chars, 0, length);
       }
 
       void restore() {
@@ -125,34 +140,44 @@ final class CommonPairs {
         increment.setPositionIncrement(0);
         return true;
       }
-      if (holdsNext) {
-        holdsNext = false;
-        next.restore();
-      } else if (!input.incrementToken()) {
-        return false;
+      if (!holdsAhead) {
+        if (ended || !input.incrementToken()) return false;
+        ahead.save();
       }
-      if (!WORDS.contains(term.buffer(), 0, term.length())) return true;
-      current.save();
-      if (input.incrementToken()) {
-        if (increment.getPositionIncrement() == 1 && WORDS.contains(term.buffer(), 0, term.length())) {
+      Held current = ahead;
+      holdsAhead = input.incrementToken();
+      ended = !holdsAhead;
+      boolean adjacent = false;
+      if (holdsAhead) {
+        spare.save();
+        adjacent = spare.positionIncrement == 1;
+        if (adjacent && current.common && spare.common) {
           pair.setLength(0);
-          pair.append(current.chars, 0, current.length).append(JOIN).append(term.buffer(), 0, term.length());
+          pair.append(current.chars, 0, current.length).append(JOIN).append(spare.chars, 0, spare.length);
           pairStart = current.start;
-          pairEnd = offset.endOffset();
+          pairEnd = spare.end;
           pairPending = true;
         }
-        next.save();
-        holdsNext = true;
+        ahead = spare;
+        spare = current;
       }
       current.restore();
+      int before = current.positionIncrement == 1 ? lastCode : 0, after = adjacent ? ahead.code : 0;
+      if (before != 0 || after != 0) {
+        codes.bytes[0] = (byte) before;
+        codes.bytes[1] = (byte) after;
+        payload.setPayload(codes);
+      }
+      lastCode = current.code;
       return true;
     }
 
     @Override
     public void reset() throws IOException {
       super.reset();
-      holdsNext = false;
+      holdsAhead = ended = false;
       pairPending = false;
+      lastCode = 0;
     }
   }
 }

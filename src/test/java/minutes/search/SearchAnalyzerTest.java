@@ -60,16 +60,44 @@ class SearchAnalyzerTest {
       var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
       var inc = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
       var offset = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
+      var payload = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.PayloadAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) tokens.add(term + "/" + inc.getPositionIncrement() + "/" + offset.startOffset() + "-" + offset.endOffset());
+      while (ts.incrementToken()) {
+        var p = payload.getPayload();
+        tokens.add(term + "/" + inc.getPositionIncrement() + "/" + offset.startOffset() + "-" + offset.endOffset()
+            + (p == null ? "" : "/" + p.bytes[p.offset] + "," + p.bytes[p.offset + 1]));
+      }
       ts.end();
     }
-    assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7", "think the/0/2-11", "the/1/8-11", "plan/1/12-16",
-        "the/1/18-21", "budget/1/22-28"), tokens);
-    assertEquals("plan the budget", SearchQuery.phrase("f", List.of("plan", "the", "budget")).toString("f")
-        .replace("\"", ""));
-    assertEquals("i think think the", SearchQuery.phrase("f", List.of("i", "think", "the")).toString("f")
-        .replace("\"", ""));
+    int i = Neighbours.code("i"), think = Neighbours.code("think"), the = Neighbours.code("the");
+    assertTrue(i > 0 && think > 0 && the > 0 && Neighbours.code("plan") == 0 && Neighbours.code("budget") == 0);
+    // Each word carries the codes of its neighbours (0: a word without one); pair terms carry nothing.
+    assertEquals(List.of("i/1/0-1/0," + think, "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
+        "the/1/8-11/" + think + ",0", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the + ",0"),
+        tokens);
+  }
+
+  @Test
+  void phrasesReadTheRarestWordsAndAskForTheirNeighboursInsteadOfReadingCommonWords() {
+    int the = Neighbours.code("the"), remote = Neighbours.code("remote"), to = Neighbours.code("to");
+    int well = Neighbours.code("well");
+    assertTrue(the < to && to < remote, "codes follow frequency");
+    assertEquals("plan@0 budget@2<" + the + ",0>", phrase("plan", "the", "budget"));
+    assertEquals("need@1<" + the + ",0>", phrase("the", "need"));
+    assertEquals("control@1<" + remote + ",0>", phrase("remote", "control"));
+    assertEquals("work@1<" + to + "," + well + ">", phrase("to", "work", "well"));
+    // Common words side by side keep their pair terms, as plain phrases.
+    assertEquals("i think@0 think the@1", phrase("i", "think", "the"));
+    assertEquals("plan@0 budget@1", phrase("plan", "budget"));
+  }
+
+  private static String phrase(String... words) {
+    var q = SearchQuery.phrase("f", List.of(words));
+    if (q instanceof NeighbourPhraseQuery) return q.toString("f").replace("\"", "");
+    var p = (org.apache.lucene.search.PhraseQuery) q;
+    List<String> out = new java.util.ArrayList<>();
+    for (int k = 0; k < p.getTerms().length; k++) out.add(p.getTerms()[k].text() + "@" + p.getPositions()[k]);
+    return String.join(" ", out);
   }
 
   @Test

@@ -1,0 +1,289 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import org.apache.lucene.index.ImpactsEnum;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SlowImpactsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.ImpactsDISI;
+import org.apache.lucene.search.MaxScoreCache;
+import org.apache.lucene.search.ExactPhraseMatcher;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseMatcher;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.PhraseWeight;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.similarities.Similarity.SimScorer;
+import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * An exact phrase in which some terms must also have given {@link Neighbours} in their
+ * payload, standing for words the query leaves out ({@link SearchQuery#linkedLayout}). It
+ * matches exactly where the phrase of all the words would, with the same phrase frequency,
+ * so it scores the same as a {@link PhraseQuery} of all the words. Lucene's own exact phrase
+ * matching does the work; only a constrained term's positions are filtered first.
+ */
+final class NeighbourPhraseQuery extends Query {
+  private final String field;
+  private final List<SearchQuery.Placed> terms;
+
+  NeighbourPhraseQuery(String field, List<SearchQuery.Placed> terms) {
+    this.field = field;
+    this.terms = List.copyOf(terms);
+  }
+
+  @Override
+  public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
+    if (terms.size() == 1) return wordWeight(searcher, scoreMode, boost); // Lucene's phrase matching needs two
+    return new PhraseWeight(this, field, searcher, scoreMode) {
+      @Override
+      protected SimScorer getStats(IndexSearcher s) throws IOException {
+        // RankSimilarity scores without term statistics (it must not reveal other workspaces' words).
+        CollectionStatistics collection = s.collectionStatistics(field);
+        return collection == null ? null : s.getSimilarity().scorer(boost, collection);
+      }
+
+      @Override
+      protected PhraseMatcher getPhraseMatcher(LeafReaderContext context, SimScorer scorer, boolean exposeOffsets)
+          throws IOException {
+        Terms fieldTerms = context.reader().terms(field);
+        if (scorer == null || fieldTerms == null) return null;
+        TermsEnum te = fieldTerms.iterator();
+        int flags = exposeOffsets ? PostingsEnum.OFFSETS : PostingsEnum.POSITIONS;
+        PhraseQuery.PostingsAndFreq[] postings = new PhraseQuery.PostingsAndFreq[terms.size()];
+        float cost = 0;
+        for (int i = 0; i < postings.length; i++) {
+          SearchQuery.Placed t = terms.get(i);
+          Term term = new Term(field, t.term());
+          if (!te.seekExact(term.bytes())) return null;
+          PostingsEnum pe;
+          ImpactsEnum impacts;
+          if (t.before() == 0 && t.after() == 0) {
+            if (scoreMode == ScoreMode.TOP_SCORES) {
+              pe = impacts = te.impacts(flags);
+            } else {
+              pe = te.postings(null, flags);
+              impacts = new SlowImpactsEnum(pe);
+            }
+          } else {
+            pe = new Linked(te.postings(null, flags | PostingsEnum.PAYLOADS), t.before(), t.after());
+            // The word's own frequencies bound the filtered ones from above: safe for skipping.
+            impacts = scoreMode == ScoreMode.TOP_SCORES ? te.impacts(PostingsEnum.FREQS) : new SlowImpactsEnum(pe);
+          }
+          postings[i] = new PhraseQuery.PostingsAndFreq(pe, impacts, t.position(), term);
+          cost += PhraseQuery.termPositionsCost(te);
+        }
+        return new ExactPhraseMatcher(postings, scoreMode, scorer, cost);
+      }
+    };
+  }
+
+  /** One word with neighbours ("the needs"): the count of its positions that have them is the phrase frequency. */
+  private Weight wordWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
+    CollectionStatistics collection = searcher.collectionStatistics(field);
+    SimScorer sim = collection == null ? null : searcher.getSimilarity().scorer(boost, collection);
+    SearchQuery.Placed word = terms.get(0);
+    return new Weight(this) {
+      @Override
+      public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+        Terms fieldTerms = context.reader().terms(field);
+        if (sim == null || fieldTerms == null) return null;
+        TermsEnum te = fieldTerms.iterator();
+        if (!te.seekExact(new BytesRef(word.term()))) return null;
+        Linked postings = new Linked(te.postings(null, PostingsEnum.PAYLOADS), word.before(), word.after());
+        float matchCost = PhraseQuery.termPositionsCost(te);
+        // As for a phrase: the word's own frequencies bound the score, so blocks that cannot compete are skipped.
+        ImpactsDISI impacts = scoreMode == ScoreMode.TOP_SCORES
+            ? new ImpactsDISI(postings, new MaxScoreCache(te.impacts(PostingsEnum.FREQS), sim)) : null;
+        NumericDocValues norms = context.reader().getNormValues(field);
+        TwoPhaseIterator twoPhase = new TwoPhaseIterator(impacts == null ? postings : impacts) {
+          @Override
+          public boolean matches() throws IOException {
+            return postings.freq() > 0;
+          }
+
+          @Override
+          public float matchCost() {
+            return matchCost;
+          }
+        };
+        return new DefaultScorerSupplier(new Scorer() {
+          @Override
+          public int docID() {
+            return postings.docID();
+          }
+
+          @Override
+          public DocIdSetIterator iterator() {
+            return TwoPhaseIterator.asDocIdSetIterator(twoPhase);
+          }
+
+          @Override
+          public TwoPhaseIterator twoPhaseIterator() {
+            return twoPhase;
+          }
+
+          @Override
+          public int advanceShallow(int target) throws IOException {
+            return impacts == null ? DocIdSetIterator.NO_MORE_DOCS : impacts.getMaxScoreCache().advanceShallow(target);
+          }
+
+          @Override
+          public float getMaxScore(int upTo) throws IOException {
+            return impacts == null ? Float.MAX_VALUE : impacts.getMaxScoreCache().getMaxScore(upTo);
+          }
+
+          @Override
+          public void setMinCompetitiveScore(float minScore) {
+            if (impacts != null) impacts.setMinCompetitiveScore(minScore);
+          }
+
+          @Override
+          public float score() throws IOException {
+            int doc = postings.docID();
+            return sim.score(postings.freq(), norms != null && norms.advanceExact(doc) ? norms.longValue() : 1L);
+          }
+        });
+      }
+
+      @Override
+      public Explanation explain(LeafReaderContext context, int doc) throws IOException {
+        Scorer scorer = scorer(context);
+        if (scorer != null && scorer.iterator().advance(doc) == doc) {
+          return Explanation.match(scorer.score(), "words next to " + word.term() + " as the phrase " + NeighbourPhraseQuery.this);
+        }
+        return Explanation.noMatch("no " + NeighbourPhraseQuery.this);
+      }
+
+      @Override
+      public boolean isCacheable(LeafReaderContext context) {
+        return true;
+      }
+    };
+  }
+
+  /** A word's postings with only the positions whose payload has the wanted neighbours. */
+  private static final class Linked extends PostingsEnum {
+    private final PostingsEnum in;
+    private final int before, after;
+    /** The document whose positions are in the arrays; read when first asked for. */
+    private int readFor = -1;
+    private int count, next;
+    private int[] positions = new int[16], starts = new int[16], ends = new int[16];
+
+    Linked(PostingsEnum in, int before, int after) {
+      this.in = in;
+      this.before = before;
+      this.after = after;
+    }
+
+    private void read() throws IOException {
+      if (readFor == in.docID()) return;
+      readFor = in.docID();
+      count = next = 0;
+      for (int k = 0, n = in.freq(); k < n; k++) {
+        int position = in.nextPosition();
+        if (!Neighbours.around(in.getPayload(), before, after)) continue;
+        if (count == positions.length) {
+          positions = ArrayUtil.grow(positions, count + 1);
+          starts = ArrayUtil.growExact(starts, positions.length);
+          ends = ArrayUtil.growExact(ends, positions.length);
+        }
+        positions[count] = position;
+        starts[count] = in.startOffset();
+        ends[count++] = in.endOffset();
+      }
+    }
+
+    @Override
+    public int freq() throws IOException {
+      read();
+      return count;
+    }
+
+    @Override
+    public int nextPosition() throws IOException {
+      read();
+      return positions[next++];
+    }
+
+    @Override
+    public int startOffset() {
+      return starts[next - 1];
+    }
+
+    @Override
+    public int endOffset() {
+      return ends[next - 1];
+    }
+
+    @Override
+    public BytesRef getPayload() {
+      return null; // the payload was the filter; callers of a phrase never ask for it
+    }
+
+    @Override
+    public int docID() {
+      return in.docID();
+    }
+
+    @Override
+    public int nextDoc() throws IOException {
+      return in.nextDoc();
+    }
+
+    @Override
+    public int advance(int target) throws IOException {
+      return in.advance(target);
+    }
+
+    @Override
+    public long cost() {
+      return in.cost();
+    }
+  }
+
+  @Override
+  public void visit(QueryVisitor visitor) {
+    if (!visitor.acceptField(field)) return;
+    visitor.consumeTerms(this, terms.stream().map(t -> new Term(field, t.term())).toArray(Term[]::new));
+  }
+
+  @Override
+  public String toString(String defaultField) {
+    StringBuilder s = new StringBuilder(field.equals(defaultField) ? "" : field + ":").append('"');
+    for (SearchQuery.Placed t : terms) {
+      if (t != terms.get(0)) s.append(' ');
+      s.append(t.term()).append('@').append(t.position());
+      if (t.before() != 0 || t.after() != 0) s.append('<').append(t.before()).append(',').append(t.after()).append('>');
+    }
+    return s.append('"').toString();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return sameClassAs(other) && field.equals(((NeighbourPhraseQuery) other).field)
+        && terms.equals(((NeighbourPhraseQuery) other).terms);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(classHash(), field, terms);
+  }
+}
