@@ -162,7 +162,8 @@ final class CommonPairs {
         spare = current;
       }
       current.restore();
-      int before = current.positionIncrement == 1 ? lastCode : 0, after = adjacent ? ahead.code : 0;
+      int before = current.positionIncrement == 1 && Neighbours.recorded(lastCode, current.code) ? lastCode : 0;
+      int after = adjacent && Neighbours.recorded(ahead.code, current.code) ? ahead.code : 0;
       if (before != 0 || after != 0) {
         codes.bytes[0] = (byte) before;
         codes.bytes[1] = (byte) after;

@@ -11,8 +11,8 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Codes 1-255 for the most frequent words, stored with each word of a text as a payload of
- * two bytes: the code of the word just before it and of the word just after it (0: a word
- * without a code, or none). A phrase such as "the needs" then reads only the positions of
+ * two bytes: the code of the word just before it and of the word just after it, when that
+ * word is at least as frequent ({@link #recorded}; 0: not recorded). A phrase such as "the needs" then reads only the positions of
  * "needs" and keeps those whose payload says "the" stands before: at 20,000 meetings, reading
  * the positions of "the" in every meeting that says "needs" took 45-60 ms. Pair terms
  * ({@link CommonPairs}) did the same for pairs of two very common words, but pairs of a
@@ -73,6 +73,16 @@ final class Neighbours {
   static int code(String word) {
     Integer code = CODES.get(word);
     return code == null ? 0 : code;
+  }
+
+  /**
+   * Whether a word with code {@code own} records a neighbour with code {@code neighbour}: only
+   * a neighbour at least as frequent is recorded (a word without a code counts as the rarest).
+   * A phrase is read through its rarer words, so only they need to know their neighbours, and
+   * the most frequent words, most of all words, carry no payload.
+   */
+  static boolean recorded(int neighbour, int own) {
+    return neighbour != 0 && (own == 0 || neighbour <= own);
   }
 
   /** Whether a word's payload ({@code null}: no coded neighbour) says these neighbours; 0 asks nothing. */

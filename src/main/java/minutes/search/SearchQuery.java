@@ -192,10 +192,11 @@ final class SearchQuery {
 
   /**
    * The terms that match a clause fastest: as {@link #layout}, but a word with a
-   * {@link Neighbours} code that stands next to a word kept as a term is left out, and the
-   * kept term requires its code instead. Words without a code are kept; coded words are
-   * taken rarest first, so of "remote control" only "control" is read, with "remote" before
-   * it. "the needs" reads the positions of "needs" alone, not those of "the" too.
+   * {@link Neighbours} code is left out where a neighbour kept as a term records it, and
+   * that term requires its code instead. Words without a code are kept; coded words are
+   * taken from the most frequent down, and one without a kept neighbour that records it
+   * makes its rarer neighbour a term rather than itself. So "the needs" reads only "need",
+   * "to work together" reads "work" (with "to" before it) and "together", never "to".
    */
   static List<Placed> linkedLayout(List<String> words) {
     int n = words.size();
@@ -204,22 +205,34 @@ final class SearchQuery {
       if (paired(words, i)) covered[i] = covered[i + 1] = true;
     }
     int[] code = new int[n], before = new int[n], after = new int[n];
-    List<Integer> single = new ArrayList<>();
+    boolean[] kept = new boolean[n], left = new boolean[n];
+    List<Integer> coded = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       code[i] = Neighbours.code(words.get(i));
-      if (!covered[i]) single.add(i);
+      if (covered[i]) continue;
+      if (code[i] == 0) kept[i] = true;
+      else coded.add(i);
     }
-    // Uncoded words first (0 sorts as the rarest), then coded ones from the rarest down.
-    single.sort((a, b) -> Integer.compare(rarity(code[b]), rarity(code[a])));
-    boolean[] kept = new boolean[n];
-    for (int i : single) {
-      if (code[i] != 0 && i + 1 < n && kept[i + 1]) {
-        before[i + 1] = code[i];
-      } else if (code[i] != 0 && i > 0 && kept[i - 1]) {
-        after[i - 1] = code[i];
-      } else {
-        kept[i] = true;
+    coded.sort((a, b) -> Integer.compare(code[a], code[b]));
+    for (int i : coded) {
+      if (kept[i]) continue;
+      int by = -1; // the neighbour that will record word i
+      for (int k : new int[] {i + 1, i - 1}) {
+        if (k < 0 || k >= n || covered[k] || left[k] || !Neighbours.recorded(code[i], code[k])) continue;
+        if (kept[k]) {
+          by = k;
+          break;
+        }
+        if (by == -1 || rarity(code[k]) > rarity(code[by])) by = k;
       }
+      if (by == -1) {
+        kept[i] = true;
+        continue;
+      }
+      kept[by] = true;
+      left[i] = true;
+      if (by == i + 1) before[by] = code[i];
+      else after[by] = code[i];
     }
     List<Placed> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

@@ -100,7 +100,8 @@ class NeighbourPhraseQueryTest {
     Random random = new Random(20261122);
     Set<List<String>> phrases = new LinkedHashSet<>();
     for (String p : List.of("the needs", "to work well", "remote control", "you made a", "fact you", "meeting i",
-        "i can't remember", "the remote control", "a lot of", "and the the", "that the")) {
+        "i can't remember", "the remote control", "a lot of", "and the the", "that the", "to work together",
+        "had the", "them as", "work work", "but now you")) {
       phrases.add(SearchQuery.analyze(new SearchAnalyzer(), p));
     }
     while (phrases.size() < 400) {

@@ -71,10 +71,11 @@ class SearchAnalyzerTest {
     }
     int i = Neighbours.code("i"), think = Neighbours.code("think"), the = Neighbours.code("the");
     assertTrue(i > 0 && think > 0 && the > 0 && Neighbours.code("plan") == 0 && Neighbours.code("budget") == 0);
-    // Each word carries the codes of its neighbours (0: a word without one); pair terms carry nothing.
-    assertEquals(List.of("i/1/0-1/0," + think, "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
-        "the/1/8-11/" + think + ",0", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the + ",0"),
-        tokens);
+    assertTrue(the < i && i < think, "codes follow frequency");
+    // Each word carries the codes of its neighbours that are at least as frequent (0: none such);
+    // pair terms carry nothing.
+    assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
+        "the/1/8-11", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the + ",0"), tokens);
   }
 
   @Test
@@ -86,6 +87,10 @@ class SearchAnalyzerTest {
     assertEquals("need@1<" + the + ",0>", phrase("the", "need"));
     assertEquals("control@1<" + remote + ",0>", phrase("remote", "control"));
     assertEquals("work@1<" + to + "," + well + ">", phrase("to", "work", "well"));
+    // "to" is recorded only by rarer words: "work" is read for it, not "to" itself.
+    assertEquals("work@1<" + to + ",0> together@2", phrase("to", "work", "together"));
+    assertEquals("had@0<0," + the + ">", phrase("had", "the"));
+    assertEquals("work@1<" + Neighbours.code("work") + ",0>", phrase("work", "work"));
     // Common words side by side keep their pair terms, as plain phrases.
     assertEquals("i think@0 think the@1", phrase("i", "think", "the"));
     assertEquals("plan@0 budget@1", phrase("plan", "budget"));
