@@ -64,6 +64,7 @@ final class FoldingFilter extends TokenFilter {
   /** The German2 rules on the lower-cased word in the term buffer; returns the new length. */
   private int german(int len) {
     char[] b = term.buffer();
+    if (!mayBeGerman(b, len)) return len;
     int state = N;
     for (int i = 0; i < len; i++) {
       switch (b[i]) {
@@ -102,6 +103,18 @@ final class FoldingFilter extends TokenFilter {
       }
     }
     return len;
+  }
+
+  /**
+   * False when the rules below change nothing: no umlaut or ß, and no "e" after a, o or u.
+   * Most words pass this one comparison per character; the rules' switch cost a reindex 5%.
+   */
+  private static boolean mayBeGerman(char[] b, int len) {
+    for (int i = 0; i < len; i++) {
+      char c = b[i];
+      if (c == 'e' ? i > 0 && (b[i - 1] == 'a' || b[i - 1] == 'o' || b[i - 1] == 'u') : c >= 0xDF) return true;
+    }
+    return false;
   }
 
   /** Harman's S-stemmer: only the first rule that applies. */

@@ -23,21 +23,35 @@ final class MarkdownText {
   private static final Pattern CODE = Pattern.compile("`+([^`\\n]*)`+");
   private static final Pattern ESCAPE = Pattern.compile("\\\\([\\\\`*_{}\\[\\]()#+\\-.!|>~])");
 
-  /** Plain text of a Markdown document, whitespace collapsed to single spaces. */
+  /**
+   * Plain text of a Markdown document, whitespace collapsed to single spaces. A pattern runs
+   * only if the character it needs occurs: each run scans the whole text, and the ten of them
+   * were 4% of a reindex's CPU on minutes that use few of these marks.
+   */
   static String plain(String md) {
     if (md == null || md.isEmpty()) return "";
-    String s = RULE_OR_FENCE.matcher(md).replaceAll("");
-    s = TABLE_RULE.matcher(s).replaceAll("");
+    String s = md;
+    if (hasAny(s, "-*_`~")) s = RULE_OR_FENCE.matcher(s).replaceAll("");
+    if (hasAny(s, "-")) s = TABLE_RULE.matcher(s).replaceAll("");
     s = LINE_PREFIX.matcher(s).replaceAll("");
-    s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-    s = AUTOLINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-    s = CODE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-    s = STRONG.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
-    s = EMPHASIS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
-    s = STRIKE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-    s = ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    if (hasAny(s, "[")) s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    if (hasAny(s, "<")) s = AUTOLINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    if (hasAny(s, "`")) s = CODE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    if (hasAny(s, "*_")) {
+      s = STRONG.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+      s = EMPHASIS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+    }
+    if (hasAny(s, "~")) s = STRIKE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    if (hasAny(s, "\\")) s = ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
     s = s.replace('|', ' ');
     return collapse(s);
+  }
+
+  private static boolean hasAny(String s, String chars) {
+    for (int i = 0; i < chars.length(); i++) {
+      if (s.indexOf(chars.charAt(i)) >= 0) return true;
+    }
+    return false;
   }
 
   /**
