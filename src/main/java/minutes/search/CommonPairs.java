@@ -3,7 +3,7 @@ package minutes.search;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -41,7 +41,7 @@ final class CommonPairs {
    * 130 words cost a reindex 16% more CPU than 60 did; 80 words cost what 60 did before
    * {@link Filter} was rewritten.
    */
-  static final CharArraySet WORDS = analysed("""
+  static final CharArrayMap<Integer> WORDS = analysed("""
       the that to it and i a uh yeah you of we so is in have um but for be this on what do are if think
       mm like just with can or there know well okay not hmm one they then as right was about would no at
       all oh don't i'm we're it's
@@ -49,33 +49,29 @@ final class CommonPairs {
       has really
       der die das und ich ist nicht es wir ja zu sie""");
 
-  private static CharArraySet analysed(String words) {
-    CharArraySet set = new CharArraySet(256, false);
+  /**
+   * Each word mapped to its {@link Neighbours} code (0: none), so that one lookup per token
+   * tells both; every coded word is a pair word.
+   */
+  private static CharArrayMap<Integer> analysed(String words) {
+    CharArrayMap<Integer> map = new CharArrayMap<>(256, false);
     try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
       t.setReader(new StringReader(words));
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) set.add(term.toString());
+      while (ts.incrementToken()) map.put(term.toString(), Neighbours.code(term.toString()));
       ts.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
     }
-    return CharArraySet.unmodifiableSet(set);
-  }
-
-  /** Which {@link Neighbours} codes belong to pair words: one lookup per token gives both. */
-  private static final boolean[] COMMON_CODES = new boolean[256];
-
-  static {
-    for (Object word : WORDS) {
-      int code = Neighbours.code((char[]) word, ((char[]) word).length);
-      if (code == 0) throw new IllegalStateException("pair word without a neighbour code: " + new String((char[]) word));
-      COMMON_CODES[code] = true;
+    if (map.values().stream().filter(code -> code != 0).count() != Neighbours.count()) {
+      throw new IllegalStateException("a neighbour word that is no pair word");
     }
+    return CharArrayMap.unmodifiableMap(map);
   }
 
   static boolean common(String word) {
-    return WORDS.contains(word);
+    return WORDS.containsKey(word);
   }
 
   static String pair(String first, String second) {
@@ -107,7 +103,7 @@ final class CommonPairs {
      * One payload, rewritten for each word: the indexer copies it before asking for the next
      * token, and a new array per word would be a new object for every word of every text.
      */
-    private final BytesRef codes = new BytesRef(new byte[2]);
+    private final BytesRef codes = new BytesRef(new byte[1]);
 
     Filter(TokenStream input) {
       super(input);
@@ -128,8 +124,9 @@ final class CommonPairs {
         end = offset.endOffset();
         positionIncrement = increment.getPositionIncrement();
         kind = type.type();
-        code = Neighbours.code(chars, length);
-        common = COMMON_CODES[code];
+        Integer kind = WORDS.get(chars, 0, length);
+        common = kind != null;
+        code = common ? kind : 0;
       }
 
       /**
@@ -181,8 +178,7 @@ final class CommonPairs {
       int before = current.positionIncrement == 1 && Neighbours.recorded(lastCode, current.code) ? lastCode : 0;
       int after = adjacent && Neighbours.recorded(ahead.code, current.code) ? ahead.code : 0;
       if (before != 0 || after != 0) {
-        codes.bytes[0] = (byte) before;
-        codes.bytes[1] = (byte) after;
+        codes.bytes[0] = Neighbours.payload(before, after);
         payload.setPayload(codes);
       } else {
         payload.setPayload(null);
