@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import org.apache.lucene.analysis.CharArrayMap;
+import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -13,7 +14,6 @@ import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 import org.apache.lucene.util.ArrayUtil;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Pairs of very common words indexed as one extra term ("i_think" next to "i" and "think"),
@@ -41,7 +41,7 @@ final class CommonPairs {
    * 130 words cost a reindex 16% more CPU than 60 did; 80 words cost what 60 did before
    * {@link Filter} was rewritten.
    */
-  static final CharArrayMap<Integer> WORDS = analysed("""
+  static final CharArraySet WORDS = analysed("""
       the that to it and i a uh yeah you of we so is in have um but for be this on what do are if think
       mm like just with can or there know well okay not hmm one they then as right was about would no at
       all oh don't i'm we're it's
@@ -49,29 +49,35 @@ final class CommonPairs {
       has really
       der die das und ich ist nicht es wir ja zu sie""");
 
-  /**
-   * Each word mapped to its {@link Neighbours} code (0: none), so that one lookup per token
-   * tells both; every coded word is a pair word.
-   */
-  private static CharArrayMap<Integer> analysed(String words) {
-    CharArrayMap<Integer> map = new CharArrayMap<>(256, false);
+  private static CharArraySet analysed(String words) {
+    CharArraySet set = new CharArraySet(256, false);
     try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
       t.setReader(new StringReader(words));
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) map.put(term.toString(), Neighbours.code(term.toString()));
+      while (ts.incrementToken()) set.add(term.toString());
       ts.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
     }
-    if (map.values().stream().filter(code -> code != 0).count() != Neighbours.count()) {
-      throw new IllegalStateException("a neighbour word that is no pair word");
-    }
-    return CharArrayMap.unmodifiableMap(map);
+    return CharArraySet.unmodifiableSet(set);
+  }
+
+  private static final int PAIR_WORD = 1 << 8;
+
+  /**
+   * Pair words and {@link Neighbours} words, each mapped to its code (0: none) plus
+   * {@link #PAIR_WORD} if it is a pair word: one lookup per token tells both.
+   */
+  private static final CharArrayMap<Integer> KINDS = new CharArrayMap<>(512, false);
+
+  static {
+    for (Object word : WORDS) KINDS.put((char[]) word, PAIR_WORD);
+    for (String word : Neighbours.words()) KINDS.put(word, Neighbours.code(word) | (common(word) ? PAIR_WORD : 0));
   }
 
   static boolean common(String word) {
-    return WORDS.containsKey(word);
+    return WORDS.contains(word);
   }
 
   static String pair(String first, String second) {
@@ -99,11 +105,7 @@ final class CommonPairs {
     private final StringBuilder pair = new StringBuilder();
     private int pairStart, pairEnd;
     private boolean pairPending;
-    /**
-     * One payload, rewritten for each word: the indexer copies it before asking for the next
-     * token, and a new array per word would be a new object for every word of every text.
-     */
-    private final BytesRef codes = new BytesRef(new byte[1]);
+    private final Neighbours.Payloads payloads = new Neighbours.Payloads();
 
     Filter(TokenStream input) {
       super(input);
@@ -124,9 +126,9 @@ final class CommonPairs {
         end = offset.endOffset();
         positionIncrement = increment.getPositionIncrement();
         kind = type.type();
-        Integer kind = WORDS.get(chars, 0, length);
-        common = kind != null;
-        code = common ? kind : 0;
+        Integer kind = KINDS.get(chars, 0, length);
+        code = kind == null ? 0 : kind & 0xFF;
+        common = kind != null && (kind & PAIR_WORD) != 0;
       }
 
       /**
@@ -177,12 +179,7 @@ final class CommonPairs {
       current.restore();
       int before = current.positionIncrement == 1 && Neighbours.recorded(lastCode, current.code) ? lastCode : 0;
       int after = adjacent && Neighbours.recorded(ahead.code, current.code) ? ahead.code : 0;
-      if (before != 0 || after != 0) {
-        codes.bytes[0] = Neighbours.payload(before, after);
-        payload.setPayload(codes);
-      } else {
-        payload.setPayload(null);
-      }
+      payload.setPayload(payloads.of(before, after));
       lastCode = current.code;
       return true;
     }

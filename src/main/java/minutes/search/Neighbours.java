@@ -7,49 +7,66 @@ import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Codes 1-15 for the 15 most frequent words of meeting talk, in order of frequency. Each
- * word of a text carries a payload of one byte: the codes of the word just before it and of
- * the word just after it, where that word is coded and at least as frequent
- * ({@link #recorded}). A phrase such as "the needs" then reads only the positions of
- * "needs" and keeps those whose payload says "the" stands before: at 20,000 meetings, reading
- * the positions of "the" in every meeting that says "needs" took 45-60 ms. Pair terms
- * ({@link CommonPairs}) do the same for two very common words side by side, but pairs of a
- * common word with any other word cost a reindex 70% more CPU (four times the distinct
- * terms); a payload adds no term at all.
+ * Codes 1-127 for the most frequent words of meeting talk, in order of frequency. Each word
+ * of a text carries a payload naming its neighbours, the word just before it and the word
+ * just after it, where that word is coded and at least as frequent ({@link #recorded}): one
+ * byte for one neighbour, two for both. A phrase such as "the needs" then reads only the
+ * positions of "needs" and keeps those whose payload says "the" stands before: at 20,000
+ * meetings, reading the positions of "the" in every meeting that says "needs" took 45-60 ms.
+ * Pair terms ({@link CommonPairs}) do the same for two very common words side by side, but
+ * pairs of a common word with any other word cost a reindex 70% more CPU (four times the
+ * distinct terms); a payload adds no term at all.
  *
- * <p>Only 15 words, so that both codes fit in one byte: indexing pays for payloads in
- * proportion to their bytes. Codes for the 255 most frequent words in two bytes cost a
- * reindex 20% more CPU (221 s against 183 s without payloads at 20,000 meetings); reading
- * the positions of the 16th most frequent word costs a phrase far less than those of "the".
- * The words are part of the index format: changing them needs a new
- * {@link Generation#CURRENT_FORMAT}.
+ * <p>Indexing pays for payloads by their number and bytes (measured at 20,000 meetings,
+ * reindex CPU against 183 s without payloads): codes for 255 words in two bytes on every
+ * word that had a coded neighbour cost 221 s, under the 12 MB/s floor; codes for 15 words in
+ * one byte cost nothing measurable but left "them as" and "to work well" at 15-20 ms, since
+ * "as", "well" and "but" were read in every meeting. The words are part of the index format:
+ * changing them needs a new {@link Generation#CURRENT_FORMAT}.
  */
 final class Neighbours {
   private Neighbours() {}
 
-  /** The 15 most frequent words of the QMSum transcripts, most frequent first, analysed like the index. */
-  private static final CharArrayMap<Integer> CODES = codes("the that to and it i a of you uh yeah we so is in");
+  /**
+   * The 68 most frequent words of the QMSum transcripts, most frequent first, then frequent
+   * German words; analysed like the index, so words that analyse alike share one code.
+   */
+  private static final List<String> WORDS = analysed("""
+      the that to and it i a of you uh yeah we so is in have um for but this be on are what if with think
+      like just can mm do there know or not well one hmm they okay as right then was about thing at would
+      don't no will some all mean our more from because very oh an something
+      der die das und ich ist nicht es wir ja zu sie""");
 
-  private static CharArrayMap<Integer> codes(String words) {
-    CharArrayMap<Integer> codes = new CharArrayMap<>(32, false);
+  private static final CharArrayMap<Integer> CODES = new CharArrayMap<>(256, false);
+
+  static {
+    if (WORDS.size() > 127) throw new IllegalStateException("more neighbour words than 7 bits can code");
+    for (String w : WORDS) CODES.put(w, CODES.size() + 1);
+  }
+
+  private static List<String> analysed(String words) {
+    Set<String> out = new LinkedHashSet<>();
     try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
       t.setReader(new StringReader(words));
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
-      while (ts.incrementToken()) codes.put(term.toString(), codes.size() + 1);
+      while (ts.incrementToken()) out.add(term.toString());
       ts.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
     }
-    if (codes.size() > 15) throw new IllegalStateException("more neighbour words than half a byte can code");
-    return CharArrayMap.unmodifiableMap(codes);
+    return List.copyOf(out);
   }
 
-  static int count() {
-    return CODES.size();
+  /** The coded words, analysed, in order of their codes (1, 2, ...). */
+  static List<String> words() {
+    return WORDS;
   }
 
   /** The code of an analysed word; 0 when it has none. */
@@ -62,20 +79,44 @@ final class Neighbours {
    * Whether a word with code {@code own} records a neighbour with code {@code neighbour}: a
    * coded one at least as frequent as the word itself (a word without a code counts as the
    * rarest). A phrase is read through its rarer words, so only they need to know their
-   * neighbours, and the most frequent words, a third of all words, carry no payload.
+   * neighbours, and the most frequent words carry no payload.
    */
   static boolean recorded(int neighbour, int own) {
     return neighbour != 0 && (own == 0 || neighbour <= own);
   }
 
-  /** The payload byte of a word with these recorded neighbours' codes (0: none). */
-  static byte payload(int before, int after) {
-    return (byte) (before << 4 | after);
+  /**
+   * Payloads for recorded neighbours' codes, in two reused refs: the indexer copies a payload
+   * before it asks for the next token, and a new array per word would be an object for every
+   * word of every text. One per token stream; not thread-safe.
+   */
+  static final class Payloads {
+    private final BytesRef one = new BytesRef(new byte[1]), two = new BytesRef(new byte[2]);
+
+    /** One byte (the high bit set for the word after) for one neighbour, two for both; null for none. */
+    BytesRef of(int before, int after) {
+      if (before != 0 && after != 0) {
+        two.bytes[0] = (byte) before;
+        two.bytes[1] = (byte) after;
+        return two;
+      }
+      if (before == 0 && after == 0) return null;
+      one.bytes[0] = (byte) (before != 0 ? before : 0x80 | after);
+      return one;
+    }
   }
 
   /** Whether a word's payload ({@code null}: no recorded neighbour) says these neighbours; 0 asks nothing. */
   static boolean around(BytesRef payload, int before, int after) {
-    int codes = payload == null || payload.length != 1 ? 0 : payload.bytes[payload.offset] & 0xFF;
-    return (before == 0 || codes >>> 4 == before) && (after == 0 || (codes & 0xF) == after);
+    int b = 0, a = 0;
+    if (payload != null && payload.length == 2) {
+      b = payload.bytes[payload.offset] & 0xFF;
+      a = payload.bytes[payload.offset + 1] & 0xFF;
+    } else if (payload != null && payload.length == 1) {
+      int v = payload.bytes[payload.offset] & 0xFF;
+      if (v >= 0x80) a = v & 0x7F;
+      else b = v;
+    }
+    return (before == 0 || b == before) && (after == 0 || a == after);
   }
 }

@@ -56,7 +56,7 @@ class SearchAnalyzerTest {
   @Test
   void adjacentCommonWordsAlsoGetAPairTermAtTheFirstWordsPosition() throws Exception {
     List<String> tokens = new java.util.ArrayList<>();
-    try (var ts = analyzer.tokenStream("transcript", "I think the plan, the budget")) {
+    try (var ts = analyzer.tokenStream("transcript", "I think the plan, the budget had the")) {
       var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
       var inc = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
       var offset = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
@@ -65,26 +65,30 @@ class SearchAnalyzerTest {
       while (ts.incrementToken()) {
         var p = payload.getPayload();
         tokens.add(term + "/" + inc.getPositionIncrement() + "/" + offset.startOffset() + "-" + offset.endOffset()
-            + (p == null ? "" : "/" + (p.bytes[p.offset] >>> 4) + "," + (p.bytes[p.offset] & 0xF)));
+            + (p == null ? "" : "/" + java.util.stream.IntStream.range(p.offset, p.offset + p.length)
+                .mapToObj(k -> Integer.toString(p.bytes[k] & 0xFF)).collect(java.util.stream.Collectors.joining(","))));
       }
       ts.end();
     }
-    int i = Neighbours.code("i"), the = Neighbours.code("the");
-    assertTrue(the > 0 && the < i && Neighbours.code("think") == 0 && Neighbours.code("plan") == 0);
-    // Each word carries the codes of its neighbours that are at least as frequent (0: none such);
-    // pair terms carry nothing.
+    int i = Neighbours.code("i"), think = Neighbours.code("think"), the = Neighbours.code("the");
+    assertTrue(the > 0 && the < i && i < think && Neighbours.code("plan") == 0 && Neighbours.code("had") == 0);
+    // Each word names its neighbours that are coded and at least as frequent: two bytes for both
+    // (before, after), one for one (the high bit set for the word after); pair terms carry nothing.
     assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
-        "the/1/8-11", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the + ",0"), tokens);
+        "the/1/8-11", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the,
+        "had/1/29-32/" + (0x80 | the), "the/1/33-36"), tokens);
   }
 
   @Test
   void phrasesReadTheRarestWordsAndAskForTheirNeighboursInsteadOfReadingCommonWords() {
     int the = Neighbours.code("the"), to = Neighbours.code("to"), and = Neighbours.code("and");
-    assertTrue(the < to && to < and, "codes follow frequency");
+    int well = Neighbours.code("well"), as = Neighbours.code("as");
+    assertTrue(the < to && to < and && and < well, "codes follow frequency");
     assertEquals("plan@0 budget@2<" + the + ",0>", phrase("plan", "the", "budget"));
     assertEquals("need@1<" + the + ",0>", phrase("the", "need"));
     assertEquals("had@0<0," + the + ">", phrase("had", "the"));
-    assertEquals("work@1<" + to + ",0> well@2", phrase("to", "work", "well"));
+    assertEquals("them@0<0," + as + ">", phrase("them", "as"));
+    assertEquals("work@1<" + to + "," + well + ">", phrase("to", "work", "well"));
     assertEquals("work@1<" + to + ",0> together@2", phrase("to", "work", "together"));
     // A coded word between two uncoded ones is recorded by the word after it.
     assertEquals("rock@0 roll@2<" + and + ",0>", phrase("rock", "and", "roll"));
