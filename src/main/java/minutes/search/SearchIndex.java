@@ -27,6 +27,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -39,6 +40,7 @@ import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
@@ -311,11 +313,17 @@ public final class SearchIndex implements AutoCloseable {
     return s.createWeight(s.rewrite(q), ScoreMode.COMPLETE, 1f);
   }
 
-  /** Moves the scorer (null: nothing in this leaf matches) to doc; true when doc matches. */
+  /**
+   * Moves the scorer (null: nothing in this leaf matches) to doc; true when doc matches. A
+   * phrase is checked at doc only: its iterator would verify every candidate up to the next
+   * match, which for the hits of "to work" meant reading "work" in most minutes of the index.
+   */
   private static boolean at(Scorer scorer, int doc) throws IOException {
     if (scorer == null) return false;
-    int at = scorer.docID() < doc ? scorer.iterator().advance(doc) : scorer.docID();
-    return at == doc;
+    TwoPhaseIterator phrase = scorer.twoPhaseIterator();
+    DocIdSetIterator candidates = phrase == null ? scorer.iterator() : phrase.approximation();
+    int at = candidates.docID() < doc ? candidates.advance(doc) : candidates.docID();
+    return at == doc && (phrase == null || phrase.matches());
   }
 
   /**
