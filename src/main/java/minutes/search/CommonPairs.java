@@ -1,13 +1,10 @@
 package minutes.search;
 
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
@@ -50,17 +47,7 @@ final class CommonPairs {
       der die das und ich ist nicht es wir ja zu sie""");
 
   private static CharArraySet analysed(String words) {
-    CharArraySet set = new CharArraySet(256, false);
-    try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
-      t.setReader(new StringReader(words));
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) set.add(term.toString());
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
-    }
-    return CharArraySet.unmodifiableSet(set);
+    return CharArraySet.unmodifiableSet(new CharArraySet(FoldingFilter.words(words), false));
   }
 
   private static final int PAIR_WORD = 1 << 8;

@@ -1,10 +1,15 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.lucene.analysis.CharacterUtils;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
@@ -24,6 +29,21 @@ final class FoldingFilter extends TokenFilter {
 
   FoldingFilter(TokenStream input) {
     super(input);
+  }
+
+  /** The words of a fixed list as the index holds them (tokenized and folded, without pair terms), in order. */
+  static List<String> words(String text) {
+    List<String> out = new ArrayList<>();
+    try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
+      t.setReader(new StringReader(text));
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) out.add(term.toString());
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    }
+    return out;
   }
 
   @Override

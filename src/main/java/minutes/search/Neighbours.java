@@ -1,15 +1,8 @@
 package minutes.search;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import org.apache.lucene.analysis.CharArrayMap;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -51,17 +44,7 @@ final class Neighbours {
   }
 
   private static List<String> analysed(String words) {
-    Set<String> out = new LinkedHashSet<>();
-    try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
-      t.setReader(new StringReader(words));
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) out.add(term.toString());
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
-    }
-    return List.copyOf(out);
+    return List.copyOf(new LinkedHashSet<>(FoldingFilter.words(words)));
   }
 
   /** The coded words, analysed, in order of their codes (1, 2, ...). */
