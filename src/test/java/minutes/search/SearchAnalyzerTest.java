@@ -55,8 +55,20 @@ class SearchAnalyzerTest {
 
   @Test
   void adjacentCommonWordsAlsoGetAPairTermAtTheFirstWordsPosition() throws Exception {
+    List<String> tokens = tokens(analyzer, "I think the plan, the budget had the");
+    int i = Neighbours.code("i"), think = Neighbours.code("think"), the = Neighbours.code("the");
+    assertTrue(the > 0 && the < i && i < think && Neighbours.code("plan") == 0 && Neighbours.code("had") == 0);
+    // Each word names its neighbours that are coded and at least as frequent: two bytes for both
+    // (before, after), one for one (the high bit set for the word after); pair terms carry nothing.
+    assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
+        "the/1/8-11", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the,
+        "had/1/29-32/" + (0x80 | the), "the/1/33-36"), tokens);
+  }
+
+  /** Each token as term/increment/start-end, then its payload's bytes if it has one. */
+  static List<String> tokens(org.apache.lucene.analysis.Analyzer analyzer, String text) throws Exception {
     List<String> tokens = new java.util.ArrayList<>();
-    try (var ts = analyzer.tokenStream("transcript", "I think the plan, the budget had the")) {
+    try (var ts = analyzer.tokenStream("transcript", text)) {
       var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
       var inc = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
       var offset = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
@@ -70,13 +82,39 @@ class SearchAnalyzerTest {
       }
       ts.end();
     }
-    int i = Neighbours.code("i"), think = Neighbours.code("think"), the = Neighbours.code("the");
-    assertTrue(the > 0 && the < i && i < think && Neighbours.code("plan") == 0 && Neighbours.code("had") == 0);
-    // Each word names its neighbours that are coded and at least as frequent: two bytes for both
-    // (before, after), one for one (the high bit set for the word after); pair terms carry nothing.
-    assertEquals(List.of("i/1/0-1", "i think/0/0-7", "think/1/2-7/" + i + "," + the, "think the/0/2-11",
-        "the/1/8-11", "plan/1/12-16/" + the + "," + the, "the/1/18-21", "budget/1/22-28/" + the,
-        "had/1/29-32/" + (0x80 | the), "the/1/33-36"), tokens);
+    return tokens;
+  }
+
+  /**
+   * A word's neighbours are the words at the positions just before and after it. StandardTokenizer
+   * chops an overlong word instead of leaving a gap, but a filter that drops words leaves one:
+   * across it no neighbour is named and no pair term made, as a plain phrase does not match across it.
+   */
+  @Test
+  void neighboursAndPairsNeverReachAcrossAPositionGap() throws Exception {
+    var withGaps = new org.apache.lucene.analysis.Analyzer() {
+      @Override
+      protected TokenStreamComponents createComponents(String field) {
+        var source = new org.apache.lucene.analysis.standard.StandardTokenizer();
+        var dropped = new org.apache.lucene.analysis.CharArraySet(List.of("gap"), false);
+        return new TokenStreamComponents(source,
+            new CommonPairs.Filter(new FoldingFilter(new org.apache.lucene.analysis.StopFilter(source, dropped))));
+      }
+    };
+    int the = Neighbours.code("the"), i = Neighbours.code("i");
+    // Without the gaps "plan" and "i" name "the" before them, "had" the one after it, "think" the "i" before it,
+    // and "the i" and "i think" are pairs.
+    assertEquals(List.of("the/1/0-3", "plan/1/4-8/" + the, "had/1/9-12/" + (0x80 | the), "the/1/13-16", "the i/0/13-18",
+        "i/1/17-18/" + the, "i think/0/17-24", "think/1/19-24/" + i), tokens(analyzer, "the plan had the i think"));
+    assertEquals(List.of("the/1/0-3", "plan/2/8-12", "had/1/13-16", "the/2/21-24", "i/2/29-30", "think/2/35-40"),
+        tokens(withGaps, "the gap plan had gap the gap i gap think"));
+  }
+
+  /** The analyzer reuses one token stream for every text: the first word of one text has no neighbour in the last. */
+  @Test
+  void aTextsFirstWordNamesNoNeighbourFromTheTextBefore() throws Exception {
+    assertEquals(List.of("budget/1/0-6/" + (0x80 | Neighbours.code("the")), "the/1/7-10"), tokens(analyzer, "budget the"));
+    assertEquals(List.of("plan/1/0-4"), tokens(analyzer, "plan"));
   }
 
   @Test
@@ -92,6 +130,12 @@ class SearchAnalyzerTest {
     assertEquals("work@1<" + to + ",0> together@2", phrase("to", "work", "together"));
     // A coded word between two uncoded ones is recorded by the word after it.
     assertEquals("rock@0 roll@2<" + and + ",0>", phrase("rock", "and", "roll"));
+    // Of two neighbours that would record a word, the rarer is read: "an" rather than "thing".
+    int an = Neighbours.code("an"), thing = Neighbours.code("thing");
+    assertTrue(the < thing && thing < an && !CommonPairs.common("an") && !CommonPairs.common("thing"));
+    assertEquals("an@0<0," + the + "> thing@2", phrase("an", "the", "thing"));
+    // "At least as frequent" includes the word itself: "an an an" reads the middle "an" only.
+    assertEquals("an@1<" + an + "," + an + ">", phrase("an", "an", "an"));
     // Uncoded words are all read; common words side by side keep their pair terms, as plain phrases.
     assertEquals("remote@0 control@1", phrase("remote", "control"));
     assertEquals("i think@0 think the@1", phrase("i", "think", "the"));
