@@ -64,6 +64,9 @@ class SearchIndexTest {
             "quokka quokka quokka quokka quokka.")
         .meeting("acme", "best-title", "Quokka census", "2026-04-03T09:00:00Z", List.of(), null,
             LONG_TAIL + "and a quokka.")
+        // "walrus" and "the tusk" apart in short minutes, "walrus the tusk" at the end of a longer transcript.
+        .meeting("acme", "walrus", "Arctic fauna", "2026-01-04T09:00:00Z", List.of(),
+            "A walrus swam by; the tusk was long.", "krill ".repeat(300) + "I saw a walrus the tusk of which was long.")
         .meeting("acme", "umlaut-viewer", "Okapi sighting", "2026-01-03T09:00:00Z", List.of("ülla@acme.com"), null,
             "An okapiword was seen.")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
@@ -177,6 +180,19 @@ class SearchIndexTest {
     assertEquals(0.35, hits.get(2).rank(), "the title outranks a long transcript that mentions the word once");
     assertEquals("<mark>Quokka</mark> census", hits.get(2).snippet());
     assertEquals("<mark>quokka</mark> <mark>quokka</mark> <mark>quokka</mark> <mark>quokka</mark>", hits.get(1).snippet());
+  }
+
+  /**
+   * A phrase hit is named by the field the phrase stands in. Reading a hit's minutes checks the
+   * phrase at that hit only (not up to the next match), but it must check it: the minutes that
+   * hold the words apart would otherwise outrank the long transcript that holds the phrase.
+   */
+  @Test
+  void aPhraseHitNamesTheFieldWhereThePhraseStandsNotWhereItsWordsDo() throws Exception {
+    List<SearchHit> hits = search(acme, "\"walrus the tusk\"");
+    assertEquals(List.of(SearchData.id("walrus")), ids(hits));
+    assertEquals("transcript", hits.get(0).matchedIn());
+    assertEquals("protocol", search(acme, "walrus tusk").get(0).matchedIn(), "as words, the short minutes rank best");
   }
 
   @Test
