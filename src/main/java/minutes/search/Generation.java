@@ -23,7 +23,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "11"; // 11: neighbour codes of 80 words, one byte each (10 was an interim layout); 9: pairs joined by a space
+  static final String CURRENT_FORMAT = "11"; // 11: neighbour codes of 75 words, one byte each (10 was an interim layout); 9: pairs joined by a space
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;

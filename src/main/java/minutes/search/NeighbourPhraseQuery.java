@@ -61,8 +61,9 @@ final class NeighbourPhraseQuery extends Query {
       @Override
       protected PhraseMatcher getPhraseMatcher(LeafReaderContext context, SimScorer scorer, boolean exposeOffsets)
           throws IOException {
+        // scorer is never null: PhraseWeight puts a constant one in place of a null getStats().
         Terms fieldTerms = context.reader().terms(field);
-        if (scorer == null || fieldTerms == null) return null;
+        if (fieldTerms == null) return null;
         TermsEnum te = fieldTerms.iterator();
         int flags = exposeOffsets ? PostingsEnum.OFFSETS : PostingsEnum.POSITIONS;
         PhraseQuery.PostingsAndFreq[] postings = new PhraseQuery.PostingsAndFreq[terms.size()];

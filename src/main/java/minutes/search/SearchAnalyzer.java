@@ -8,8 +8,8 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * Unicode word splitting, then {@link FoldingFilter}: possessive 's dropped, lower case,
  * German umlaut/ß normalisation (Müller = Mueller = muller), any other accent folded to
  * ASCII, English plural "s" removed; then {@link CommonPairs} adds a term for each pair of very
- * common words, for fast phrases. No stop words and no real stemming, so phrases match as
- * written. Thread-safe.
+ * common words and gives each word its {@link Neighbours} payload, for fast phrases. No stop
+ * words and no real stemming, so phrases match as written. Thread-safe.
  */
 final class SearchAnalyzer extends Analyzer {
   @Override

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A phrase matched through {@link Neighbours} payloads must find exactly the documents, and
  * give exactly the scores, that a plain phrase of all its words gives: checked on real
- * meeting talk (QMSum) for phrases taken from the texts and for pairs of common words that
- * may or may not stand together.
+ * meeting talk (QMSum) for phrases taken from the texts and for pairs of words taken from
+ * anywhere, which may or may not stand together.
  */
 class NeighbourPhraseQueryTest {
   static final String FIELD = IndexedMeeting.TRANSCRIPT;
@@ -152,7 +152,7 @@ class NeighbourPhraseQueryTest {
       assertEquals(top(allWords(words)), top(q), words + " as " + q + ", best five");
       assertEquals(ranked(searcher, allWords(words)), ranked(searcher, q), words + " as " + q + ", ranked");
     }
-    assertTrue(linked > 150, "a third of the phrases go through neighbour codes: " + linked);
+    assertTrue(linked > 150, "a quarter of the phrases at least go through neighbour codes: " + linked);
     assertTrue(found > 350, "most phrases match somewhere: " + found);
   }
 
