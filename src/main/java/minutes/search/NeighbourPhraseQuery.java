@@ -53,9 +53,7 @@ final class NeighbourPhraseQuery extends Query {
     return new PhraseWeight(this, field, searcher, scoreMode) {
       @Override
       protected SimScorer getStats(IndexSearcher s) throws IOException {
-        // RankSimilarity scores without term statistics (it must not reveal other workspaces' words).
-        CollectionStatistics collection = s.collectionStatistics(field);
-        return collection == null ? null : s.getSimilarity().scorer(boost, collection);
+        return simScorer(s, boost);
       }
 
       @Override
@@ -82,9 +80,8 @@ final class NeighbourPhraseQuery extends Query {
               impacts = new SlowImpactsEnum(pe);
             }
           } else {
-            pe = new Linked(te.postings(null, flags | PostingsEnum.PAYLOADS), t.before(), t.after());
-            // The word's own frequencies bound the filtered ones from above: safe for skipping.
-            impacts = scoreMode == ScoreMode.TOP_SCORES ? te.impacts(PostingsEnum.FREQS) : new SlowImpactsEnum(pe);
+            pe = new Linked(te, t, flags);
+            impacts = scoreMode == ScoreMode.TOP_SCORES ? Linked.bound(te) : new SlowImpactsEnum(pe);
           }
           postings[i] = new PhraseQuery.PostingsAndFreq(pe, impacts, t.position(), term);
           cost += PhraseQuery.termPositionsCost(te);
@@ -94,10 +91,18 @@ final class NeighbourPhraseQuery extends Query {
     };
   }
 
+  /**
+   * RankSimilarity scores without term statistics (they would reveal other workspaces'
+   * words); null when no document has the field, so nothing matches.
+   */
+  private SimScorer simScorer(IndexSearcher searcher, float boost) throws IOException {
+    CollectionStatistics collection = searcher.collectionStatistics(field);
+    return collection == null ? null : searcher.getSimilarity().scorer(boost, collection);
+  }
+
   /** One word with neighbours ("the needs"): the count of its positions that have them is the phrase frequency. */
   private Weight wordWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
-    CollectionStatistics collection = searcher.collectionStatistics(field);
-    SimScorer sim = collection == null ? null : searcher.getSimilarity().scorer(boost, collection);
+    SimScorer sim = simScorer(searcher, boost);
     SearchQuery.Placed word = terms.get(0);
     return new Weight(this) {
       @Override
@@ -106,10 +111,9 @@ final class NeighbourPhraseQuery extends Query {
         if (sim == null || fieldTerms == null) return null;
         TermsEnum te = fieldTerms.iterator();
         if (!te.seekExact(new BytesRef(word.term()))) return null;
-        Linked postings = new Linked(te.postings(null, PostingsEnum.PAYLOADS), word.before(), word.after());
-        // As for a phrase: the word's own frequencies bound the score, so blocks that cannot compete are skipped.
+        Linked postings = new Linked(te, word, PostingsEnum.POSITIONS);
         ImpactsDISI impacts = scoreMode == ScoreMode.TOP_SCORES
-            ? new ImpactsDISI(postings, new MaxScoreCache(te.impacts(PostingsEnum.FREQS), sim)) : null;
+            ? new ImpactsDISI(postings, new MaxScoreCache(Linked.bound(te), sim)) : null;
         return new DefaultScorerSupplier(new WordScorer(postings, impacts, sim, context.reader().getNormValues(field),
             PhraseQuery.termPositionsCost(te)));
       }
@@ -219,10 +223,16 @@ final class NeighbourPhraseQuery extends Query {
     private int doc = -1, unread;
     private int start = -1, end = -1;
 
-    Linked(PostingsEnum in, int before, int after) {
-      this.in = in;
-      this.before = before;
-      this.after = after;
+    /** The postings of the term te stands on, with t's neighbours; {@code flags} as for {@link TermsEnum#postings}. */
+    Linked(TermsEnum te, SearchQuery.Placed t, int flags) throws IOException {
+      in = te.postings(null, flags | PostingsEnum.PAYLOADS);
+      before = t.before();
+      after = t.after();
+    }
+
+    /** Impacts for skipping: the word's own frequencies bound the filtered ones from above. */
+    static ImpactsEnum bound(TermsEnum te) throws IOException {
+      return te.impacts(PostingsEnum.FREQS);
     }
 
     private void sync() throws IOException {
