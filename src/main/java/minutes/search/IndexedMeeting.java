@@ -41,8 +41,8 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /** Doc values: coalesce(starts_at, created_at) in epoch seconds, the second sort key. */
   static final String SORT_AT = "sort_at";
 
-  private static final FieldType TITLE_TYPE = new FieldType();
-  private static final FieldType TEXT_TYPE = new FieldType();
+  static final FieldType TITLE_TYPE = new FieldType();
+  static final FieldType TEXT_TYPE = new FieldType();
 
   static {
     // Titles are constant-scored (rank 0.35) and highlighted by re-analysis: no norms, no offsets.
