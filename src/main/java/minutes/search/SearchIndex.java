@@ -71,6 +71,7 @@ public final class SearchIndex implements AutoCloseable {
   private final Db db;
   private final int threads;
   private final Analyzer analyzer = new SearchAnalyzer();
+  private final SplitSearch split = new SplitSearch(Runtime.getRuntime().availableProcessors());
   private final Thread sync;
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
@@ -214,7 +215,7 @@ public final class SearchIndex implements AutoCloseable {
     }
     List<BytesRef> pending = changedSince(db, seq);
     if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
-    TopFieldDocs top = s.search(b.build(), collector(limit));
+    TopFieldDocs top = split.search(s, b.build(), q, limit);
     ScoreDoc[] docs = top.scoreDocs;
     if (docs.length == 0) return List.of();
 
@@ -605,6 +606,7 @@ public final class SearchIndex implements AutoCloseable {
   public void close() {
     closed = true;
     sync.interrupt();
+    split.close();
     synchronized (this) { // waits for a sync round in progress
       Generation g = live;
       live = null;

@@ -1,0 +1,146 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
+import org.apache.lucene.search.IndexSearcher.LeafSlice;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Runs the costliest searches on all cores, each core matching an equal share of the
+ * documents, and every other search on the caller's thread alone. Waking a second thread
+ * costs about what half of a typical search saves (measured: splitting every search moved
+ * p50 1.69 -> 1.85 ms at 20,000 meetings), but a phrase of frequent words reads their
+ * positions in most transcripts, and there the wake-up is noise. Which searches are costly
+ * is told before matching from index statistics ({@link #positions}). Answers are the same
+ * either way: Lucene merges the parts' top hits in the order a single pass keeps.
+ * Thread-safe; one per {@link SearchIndex}.
+ */
+final class SplitSearch implements AutoCloseable {
+  /**
+   * Transcript positions a search must read, by {@link #positions}, to be split. Measured on
+   * the 300 bench queries at 20,000 meetings: phrases above 50,000 took 1-10 ms to match on
+   * one thread and 0.55-0.75 of that split in two; those below took under 1 ms.
+   */
+  static final long SPLIT_POSITIONS = 50_000;
+
+  private final int parts;
+  /** Runs all parts but the first, which the caller runs; null when there is one core. */
+  private final ExecutorService helpers;
+
+  SplitSearch(int cores) {
+    this.parts = Math.max(1, cores);
+    this.helpers = parts == 1 ? null : Executors.newFixedThreadPool(parts - 1, r -> {
+      Thread t = new Thread(r, "search-helper");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The best {@code limit} hits of query (made from q), split across cores when q is costly. */
+  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException {
+    if (helpers == null || positions(s.getIndexReader(), q) < SPLIT_POSITIONS) {
+      return s.search(query, SearchIndex.collector(limit));
+    }
+    return split(s, query, limit);
+  }
+
+  /** The best {@code limit} hits of query, each core matching its share of the documents. */
+  TopFieldDocs split(IndexSearcher s, Query query, int limit) throws IOException {
+    IndexSearcher split = new IndexSearcher(s.getIndexReader(), helpers) {
+      @Override
+      protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
+        return shares(leaves, parts);
+      }
+    };
+    split.setSimilarity(s.getSimilarity());
+    split.setQueryCache(s.getQueryCache());
+    split.setQueryCachingPolicy(s.getQueryCachingPolicy());
+    return split.search(query, SearchIndex.collector(limit));
+  }
+
+  /**
+   * About how many transcript positions matching q reads: its phrases' terms (as
+   * {@link SearchQuery#linkedLayout} reads them) in every meeting that holds all of q's
+   * rarest clause, at their average count per meeting. Words alone read no positions (and
+   * their scores let Lucene skip most meetings): 0.
+   */
+  static long positions(IndexReader reader, SearchQuery q) throws IOException {
+    if (q.clauses.stream().allMatch(c -> c.size() == 1)) return 0; // no lookups for the commonest queries
+    long meetings = Long.MAX_VALUE;
+    double perMeeting = 0;
+    for (List<String> clause : q.clauses) {
+      List<SearchQuery.Placed> layout = SearchQuery.linkedLayout(clause);
+      // One term without neighbours is matched as a word, even a pair term ("i think").
+      boolean readsPositions = layout.size() > 1 || layout.get(0).before() != 0 || layout.get(0).after() != 0;
+      for (SearchQuery.Placed term : layout) {
+        long[] stats = stats(reader, term.term());
+        meetings = Math.min(meetings, stats[0]);
+        if (readsPositions && stats[0] > 0) perMeeting += (double) stats[1] / stats[0];
+      }
+    }
+    return (long) (meetings * perMeeting);
+  }
+
+  /** The transcript's document count and total occurrences of term, over all segments. */
+  private static long[] stats(IndexReader reader, String term) throws IOException {
+    BytesRef bytes = new BytesRef(term);
+    long[] stats = new long[2];
+    for (LeafReaderContext leaf : reader.leaves()) {
+      Terms terms = leaf.reader().terms(IndexedMeeting.TRANSCRIPT);
+      if (terms == null) continue;
+      TermsEnum e = terms.iterator();
+      if (e.seekExact(bytes)) {
+        stats[0] += e.docFreq();
+        stats[1] += e.totalTermFreq();
+      }
+    }
+    return stats;
+  }
+
+  /** The leaves cut into n slices of equal document counts, a segment split where a cut falls inside it. */
+  static LeafSlice[] shares(List<LeafReaderContext> leaves, int n) {
+    long total = 0;
+    for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
+    List<List<LeafReaderContextPartition>> slices = new ArrayList<>();
+    List<LeafReaderContextPartition> current = new ArrayList<>();
+    long seen = 0;
+    int slice = 0;
+    for (LeafReaderContext leaf : leaves) {
+      int maxDoc = leaf.reader().maxDoc(), from = 0;
+      while (from < maxDoc) {
+        long cut = slice + 1 < n ? total * (slice + 1) / n : Long.MAX_VALUE; // where this slice ends
+        int to = (int) Math.min(maxDoc, cut - seen);
+        if (to > from) {
+          current.add(from == 0 && to == maxDoc
+              ? LeafReaderContextPartition.createForEntireSegment(leaf)
+              : LeafReaderContextPartition.createFromAndTo(leaf, from, to));
+          seen += to - from;
+          from = to;
+        }
+        if (seen == cut) {
+          if (!current.isEmpty()) slices.add(current);
+          current = new ArrayList<>();
+          slice++;
+        }
+      }
+    }
+    if (!current.isEmpty()) slices.add(current);
+    return slices.stream().map(LeafSlice::new).toArray(LeafSlice[]::new);
+  }
+
+  @Override
+  public void close() {
+    if (helpers != null) helpers.shutdownNow();
+  }
+}

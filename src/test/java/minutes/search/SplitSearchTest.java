@@ -1,0 +1,153 @@
+package minutes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import minutes.generate.QmsumCorpus;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
+import org.apache.lucene.search.IndexSearcher.LeafSlice;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A search split across cores answers exactly as one pass over the index: the same meetings,
+ * ranks and order, ties included, over real meeting talk in several segments of the
+ * production document layout.
+ */
+class SplitSearchTest {
+  static ByteBuffersDirectory dir;
+  static DirectoryReader reader;
+  static IndexSearcher searcher;
+  static final List<List<String>> texts = new ArrayList<>();
+  static final SearchAnalyzer analyzer = new SearchAnalyzer();
+
+  @BeforeAll
+  static void index() throws Exception {
+    dir = new ByteBuffersDirectory();
+    IndexWriterConfig config = new IndexWriterConfig(analyzer).setCodec(new MinutesCodec())
+        .setSimilarity(Generation.SIMILARITY);
+    config.setMaxBufferedDocs(23); // segments of unequal sizes, as imports leave them
+    String[] dates = {"2026-01-05T09:00:00Z", "2026-02-05T09:00:00Z", "2026-03-05T09:00:00Z"};
+    try (IndexWriter w = new IndexWriter(dir, config)) {
+      int n = 0;
+      for (QmsumCorpus.Meeting m : QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings().subList(0, 60)) {
+        List<QmsumCorpus.Turn> turns = m.turns();
+        // Each meeting twice, in halves: more documents, and many that tie on rank and date.
+        for (List<QmsumCorpus.Turn> part : List.of(turns.subList(0, turns.size() / 2), turns.subList(turns.size() / 2, turns.size()))) {
+          String transcript = part.stream().map(QmsumCorpus.Turn::text).collect(Collectors.joining(" "));
+          String date = dates[n % dates.length];
+          w.addDocument(new IndexedMeeting(SearchData.id(m.name() + n), n % 7 == 0 ? 2 : 1, List.of(), m.name(), "zoom",
+              date, date, date, m.summary(), transcript).toDocument());
+          texts.add(SearchQuery.analyze(analyzer, transcript));
+          n++;
+        }
+      }
+    }
+    reader = DirectoryReader.open(dir);
+    searcher = new IndexSearcher(reader);
+    searcher.setSimilarity(Generation.SIMILARITY);
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    reader.close();
+    dir.close();
+  }
+
+  @Test
+  void sharesCoverEveryDocumentOnceInEqualParts() {
+    List<LeafReaderContext> leaves = reader.leaves();
+    assertTrue(leaves.size() > 3, "several segments: " + leaves.size());
+    for (int n = 1; n <= 5; n++) {
+      LeafSlice[] slices = SplitSearch.shares(leaves, n);
+      assertEquals(n, slices.length, n + " parts");
+      int leaf = 0, next = 0, smallest = Integer.MAX_VALUE, largest = 0;
+      for (LeafSlice slice : slices) {
+        int docs = 0;
+        for (LeafReaderContextPartition p : slice.partitions) {
+          if (next == leaves.get(leaf).reader().maxDoc()) {
+            leaf++;
+            next = 0;
+          }
+          assertEquals(leaves.get(leaf), p.ctx, "partitions follow the leaves in order");
+          assertEquals(next, p.minDocId, "no gap and no overlap");
+          assertTrue(p.maxDocId > p.minDocId, "no empty partition");
+          next = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
+          docs += next - p.minDocId;
+        }
+        smallest = Math.min(smallest, docs);
+        largest = Math.max(largest, docs);
+      }
+      assertEquals(leaves.size() - 1, leaf, "every leaf");
+      assertEquals(leaves.get(leaf).reader().maxDoc(), next, "up to the last document");
+      assertTrue(largest - smallest <= 1, n + " parts of " + smallest + " to " + largest + " documents");
+    }
+  }
+
+  @Test
+  void splitSearchesAnswerAsOnePass() throws Exception {
+    Random random = new Random(20261122);
+    Set<String> queries = new LinkedHashSet<>(List.of("\"to work together\"", "\"a new remote\"", "\"them as\"",
+        "\"but now you\"", "remote control", "the", "budget", "\"remote control\" design"));
+    while (queries.size() < 200) {
+      List<String> text = texts.get(random.nextInt(texts.size()));
+      int n = 1 + random.nextInt(3), at = random.nextInt(text.size() - n);
+      String words = String.join(" ", text.subList(at, at + n));
+      if (words.length() < SearchQuery.MIN_CHARS) continue;
+      queries.add(random.nextBoolean() ? "\"" + words + "\"" : words);
+    }
+    try (SplitSearch split = new SplitSearch(2)) {
+      int hits = 0;
+      for (String text : queries) {
+        SearchQuery q = SearchQuery.parse(text, analyzer);
+        Query query = SearchIndex.matching(SearchIndex.fields(q), 1).build();
+        for (int limit : new int[] {1, 7, 50}) {
+          List<String> expected = ranked(searcher.search(query, SearchIndex.collector(limit)));
+          assertEquals(expected, ranked(split.split(searcher, query, limit)), text + ", limit " + limit);
+          hits += expected.size();
+        }
+      }
+      assertTrue(hits > 3000, "the queries find meetings: " + hits);
+    }
+  }
+
+  @Test
+  void onlyPhrasesOfFrequentWordsAreCostly() throws Exception {
+    assertEquals(0, positions("remote control the"), "words alone read no positions");
+    long rare = positions("\"thermal insulation\" remote"), frequent = positions("\"a new remote\""),
+        common = positions("\"to work together\"");
+    assertTrue(frequent > rare, frequent + " > " + rare);
+    assertTrue(common > rare, common + " > " + rare);
+    assertTrue(positions("\"a new remote\" zzzunknownword") == 0, "a clause found nowhere: nothing to read");
+  }
+
+  private static long positions(String q) throws Exception {
+    return SplitSearch.positions(reader, SearchQuery.parse(q, analyzer));
+  }
+
+  private static List<String> ranked(TopFieldDocs top) {
+    return Arrays.stream(top.scoreDocs).map(SplitSearchTest::describe).toList();
+  }
+
+  private static String describe(ScoreDoc d) {
+    return d.doc + ":" + Arrays.toString(((FieldDoc) d).fields);
+  }
+}
