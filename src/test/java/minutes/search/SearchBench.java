@@ -48,9 +48,12 @@ public final class SearchBench {
   /**
    * A server answers many thousands of searches; after one round of 300 the JIT compiler
    * had not yet compiled Lucene's scoring loops, and the first timed rounds measured it
-   * (in-process matching: p50 1.33 ms in the first rounds, 0.63 ms once compiled).
+   * (in-process matching: p50 1.33 ms in the first rounds, 0.63 ms once compiled). The
+   * compiler goes on for longer on the second core, which a split search needs: at 20,000
+   * meetings "could say" took 11-13 ms split in rounds 1-11 (the compiler thread busy, both
+   * halves sharing one core), 6.1-6.4 ms from round 12 on (2026-11-22 23:55).
    */
-  private static final int WARM_UP_ROUNDS = 3;
+  private static final int WARM_UP_ROUNDS = 15;
   /** How many of the slowest queries a timing names (system property bench.slowest, default 5). */
   private static final int SLOWEST = Integer.getInteger("bench.slowest", 5);
 
