@@ -1,5 +1,6 @@
 package minutes.http;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -62,6 +63,8 @@ public final class Metrics {
     Gauge.builder("minutes.index.lag", () -> last.lagSeconds()).baseUnit("seconds")
         .description("Age of the oldest change the search index has not applied yet (0 when up to date)")
         .register(registry);
+    FunctionCounter.builder("minutes.search.split", search, SearchIndex::splitSearches)
+        .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
         .description("Size of the SQLite database file and its write-ahead log").register(registry);
   }

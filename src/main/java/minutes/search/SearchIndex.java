@@ -160,6 +160,11 @@ public final class SearchIndex implements AutoCloseable {
     return analyzer;
   }
 
+  /** Searches matched on all cores since start, for /metrics (see {@link SplitSearch}). */
+  public long splitSearches() {
+    return split.splits();
+  }
+
   /** What the live index holds, for /metrics: documents, bytes on disk, change_log seq applied. */
   public record Stats(long documents, long bytes, long seq) {}
 

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
@@ -35,11 +37,25 @@ final class SplitSearch implements AutoCloseable {
   static final long SPLIT_POSITIONS = 50_000;
 
   private final int parts;
+  private final long splitPositions;
+  private final LongAdder splits = new LongAdder();
   /** Runs all parts but the first, which the caller runs; null when there is one core. */
   private final ExecutorService helpers;
+  /**
+   * Parts handed to helpers and not finished. While every helper has one, a search is not
+   * split: under load all cores are busy anyway, and the caller would end up matching both
+   * parts itself after the cost of cutting them.
+   */
+  private final AtomicInteger handedOut = new AtomicInteger();
 
   SplitSearch(int cores) {
+    this(cores, SPLIT_POSITIONS);
+  }
+
+  /** Splits searches that read at least {@code splitPositions} positions over {@code cores} threads. */
+  SplitSearch(int cores, long splitPositions) {
     this.parts = Math.max(1, cores);
+    this.splitPositions = splitPositions;
     this.helpers = parts == 1 ? null : Executors.newFixedThreadPool(parts - 1, r -> {
       Thread t = new Thread(r, "search-helper");
       t.setDaemon(true);
@@ -49,15 +65,16 @@ final class SplitSearch implements AutoCloseable {
 
   /** The best {@code limit} hits of query (made from q), split across cores when q is costly. */
   TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException {
-    if (helpers == null || positions(s.getIndexReader(), q) < SPLIT_POSITIONS) {
+    if (helpers == null || handedOut.get() >= parts - 1 || positions(s.getIndexReader(), q) < splitPositions) {
       return s.search(query, SearchIndex.collector(limit));
     }
+    splits.increment();
     return split(s, query, limit);
   }
 
   /** The best {@code limit} hits of query, each core matching its share of the documents. */
   TopFieldDocs split(IndexSearcher s, Query query, int limit) throws IOException {
-    IndexSearcher split = new IndexSearcher(s.getIndexReader(), helpers) {
+    IndexSearcher split = new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
         return shares(leaves, parts);
@@ -67,6 +84,28 @@ final class SplitSearch implements AutoCloseable {
     split.setQueryCache(s.getQueryCache());
     split.setQueryCachingPolicy(s.getQueryCachingPolicy());
     return split.search(query, SearchIndex.collector(limit));
+  }
+
+  /** Searches split so far (for /metrics). */
+  long splits() {
+    return splits.sum();
+  }
+
+  /** Gives a part to a helper; package-visible so that tests can keep the helpers busy. */
+  void handOut(Runnable part) {
+    handedOut.incrementAndGet();
+    try {
+      helpers.execute(() -> {
+        try {
+          part.run();
+        } finally {
+          handedOut.decrementAndGet();
+        }
+      });
+    } catch (RuntimeException e) { // rejected: closing
+      handedOut.decrementAndGet();
+      throw e;
+    }
   }
 
   /**

@@ -57,6 +57,7 @@ class MetricsTest {
     assertEquals(0, value(m, "minutes_index_lag_entries"));
     assertEquals(0, value(m, "minutes_index_lag_seconds"));
     assertTrue(value(m, "minutes_database_size_bytes") > 0);
+    assertEquals(0, value(m, "minutes_search_split_total")); // six small meetings: nothing costly
     assertTrue(m.contains("jvm_memory_used_bytes{area=\"heap\""));
   }
 

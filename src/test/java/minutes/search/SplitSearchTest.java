@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import minutes.generate.QmsumCorpus;
 import org.apache.lucene.index.DirectoryReader;
@@ -118,7 +119,7 @@ class SplitSearchTest {
       int hits = 0;
       for (String text : queries) {
         SearchQuery q = SearchQuery.parse(text, analyzer);
-        Query query = SearchIndex.matching(SearchIndex.fields(q), 1).build();
+        Query query = query(q);
         for (int limit : new int[] {1, 7, 50}) {
           List<String> expected = ranked(searcher.search(query, SearchIndex.collector(limit)));
           assertEquals(expected, ranked(split.split(searcher, query, limit)), text + ", limit " + limit);
@@ -137,6 +138,49 @@ class SplitSearchTest {
     assertTrue(frequent > rare, frequent + " > " + rare);
     assertTrue(common > rare, common + " > " + rare);
     assertTrue(positions("\"a new remote\" zzzunknownword") == 0, "a clause found nowhere: nothing to read");
+  }
+
+  @Test
+  void splitsOnlyCostlySearchesAndOnlyWhileAHelperIsFree() throws Exception {
+    SearchQuery phrase = SearchQuery.parse("\"to work together\"", analyzer);
+    SearchQuery words = SearchQuery.parse("remote control", analyzer);
+    long cost = SplitSearch.positions(reader, phrase);
+    List<String> expected = ranked(searcher.search(query(phrase), SearchIndex.collector(50)));
+    try (SplitSearch split = new SplitSearch(2, cost)) {
+      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(1, split.splits(), "a search reading the threshold's positions is split");
+      assertEquals(ranked(searcher.search(query(words), SearchIndex.collector(50))),
+          ranked(split.search(searcher, query(words), words, 50)));
+      assertEquals(1, split.splits(), "words alone are not");
+
+      CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
+      split.handOut(() -> {
+        busy.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      busy.await();
+      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(1, split.splits(), "not while the only helper is busy");
+      release.countDown();
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (split.splits() == 1 && System.nanoTime() < deadline) {
+        assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+      }
+      assertEquals(2, split.splits(), "split again once the helper is free");
+    }
+    try (SplitSearch cheaper = new SplitSearch(2, cost + 1); SplitSearch oneCore = new SplitSearch(1, 0)) {
+      assertEquals(expected, ranked(cheaper.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(expected, ranked(oneCore.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(0, cheaper.splits() + oneCore.splits(), "below the threshold, or with one core: never split");
+    }
+  }
+
+  private static Query query(SearchQuery q) {
+    return SearchIndex.matching(SearchIndex.fields(q), 1).build();
   }
 
   private static long positions(String q) throws Exception {
