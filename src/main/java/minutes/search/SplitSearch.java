@@ -35,6 +35,11 @@ final class SplitSearch implements AutoCloseable {
    * one thread and 0.55-0.75 of that split in two; those below took under 1 ms.
    */
   static final long SPLIT_POSITIONS = 50_000;
+  /**
+   * Parts at most, whatever the cores: measured only with two, and one user's phrase should
+   * not take over a large machine.
+   */
+  static final int MAX_PARTS = 4;
 
   private final int parts;
   private final long splitPositions;
@@ -54,7 +59,7 @@ final class SplitSearch implements AutoCloseable {
 
   /** Splits searches that read at least {@code splitPositions} positions over {@code cores} threads. */
   SplitSearch(int cores, long splitPositions) {
-    this.parts = Math.max(1, cores);
+    this.parts = Math.max(1, Math.min(MAX_PARTS, cores));
     this.splitPositions = splitPositions;
     this.helpers = parts == 1 ? null : Executors.newFixedThreadPool(parts - 1, r -> {
       Thread t = new Thread(r, "search-helper");
