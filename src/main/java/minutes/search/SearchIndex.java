@@ -213,14 +213,7 @@ public final class SearchIndex implements AutoCloseable {
   private List<SearchHit> search(IndexSearcher s, Connection db, Principal principal, SearchQuery q, int limit,
       long seq) throws IOException, SQLException {
     Query[] fields = fields(q);
-    BooleanQuery.Builder b = matching(fields, principal.workspaceId());
-    if (principal.isPersonal()) {
-      b.add(new TermQuery(new Term(IndexedMeeting.VIEWER, IndexedMeeting.viewerTerm(principal.userEmail()))),
-          Occur.FILTER);
-    }
-    List<BytesRef> pending = changedSince(db, seq);
-    if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
-    TopFieldDocs top = split.search(s, b.build(), q, limit);
+    TopFieldDocs top = split.search(s, matching(fields, principal, changedSince(db, seq)), q, limit);
     ScoreDoc[] docs = top.scoreDocs;
     if (docs.length == 0) return List.of();
 
@@ -245,13 +238,20 @@ public final class SearchIndex implements AutoCloseable {
   }
 
   /**
-   * The meetings of a workspace that match, each scored by its best field: one document per
-   * meeting, so at most one hit per meeting. Key-specific filters are added by the caller.
+   * The meetings the principal may see that match, each scored by its best field: one
+   * document per meeting, so at most one hit per meeting. Meetings changed in SQLite since the
+   * searcher's seq ({@code pending}) are left out until the index has caught up with them.
    */
-  static BooleanQuery.Builder matching(Query[] fields, long workspaceId) {
-    return new BooleanQuery.Builder()
+  static Query matching(Query[] fields, Principal principal, List<BytesRef> pending) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder()
         .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
-        .add(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(workspaceId))), Occur.FILTER);
+        .add(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(principal.workspaceId()))), Occur.FILTER);
+    if (principal.isPersonal()) {
+      b.add(new TermQuery(new Term(IndexedMeeting.VIEWER, IndexedMeeting.viewerTerm(principal.userEmail()))),
+          Occur.FILTER);
+    }
+    if (!pending.isEmpty()) b.add(new TermInSetQuery(IndexedMeeting.ID, pending), Occur.MUST_NOT);
+    return b.build();
   }
 
   /**

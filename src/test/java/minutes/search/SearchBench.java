@@ -134,12 +134,11 @@ public final class SearchBench {
   /** The server's search path without HTTP, then plain Lucene matching (no snippets, no collapse). */
   static void inProcess(Path dbPath, Path root, Path queryFile, String workspace, int rounds) throws Exception {
     List<String> queries = Files.readAllLines(queryFile);
-    long workspaceId;
+    Principal p;
     try (Db db = Db.open(dbPath, 2)) {
       try (Connection c = db.read()) {
-        workspaceId = Db.workspaceId(c, workspace).orElseThrow();
+        p = new Principal("bench", Db.workspaceId(c, workspace).orElseThrow(), null, EnumSet.allOf(Scope.class), Set.of());
       }
-      Principal p = new Principal("bench", workspaceId, null, EnumSet.allOf(Scope.class), Set.of());
       SearchIndex index = SearchIndex.open(root, db);
       try (Connection c = db.read()) {
         c.setAutoCommit(false);
@@ -156,8 +155,8 @@ public final class SearchBench {
       s.setSimilarity(Generation.SIMILARITY);
       SearchAnalyzer analyzer = new SearchAnalyzer();
       long[] plain = time(queries, rounds, q -> {
-        // The server's own query and collection, without the key's extra filters, describe and snippets.
-        Query match = SearchIndex.matching(SearchIndex.fields(SearchQuery.parse(q, analyzer)), workspaceId).build();
+        // The server's own query (a workspace key's) and collection, on one thread, without describe and snippets.
+        Query match = SearchIndex.matching(SearchIndex.fields(SearchQuery.parse(q, analyzer)), p, List.of());
         return s.search(match, SearchIndex.collector(50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
