@@ -118,7 +118,7 @@ public final class SearchBench {
       while (queries.size() < 300) queries.add(pick(titleWords, random) + " " + pick(titleWords, random));
       Files.write(out, queries);
       List<String> paths = new ArrayList<>();
-      for (String q : queries) paths.add("/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8));
+      for (String q : queries) paths.add(path(q));
       Files.write(out.resolveSibling("paths.txt"), paths); // for wrk (bench/paths.lua)
       System.err.printf("wrote %d queries (%d common, %d mid, %d rare words in %d meetings)%n", queries.size(),
           common.size(), mid.size(), rare.size(), docs);
@@ -225,11 +225,11 @@ public final class SearchBench {
     List<String> queries = Files.readAllLines(queryFile);
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     long[] nanos = time(queries, rounds, q -> {
-      HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8)))
+      HttpRequest r = HttpRequest.newBuilder(URI.create(base + path(q)))
           .header("Authorization", "Bearer " + key).build();
       HttpResponse<String> res = client.send(r, HttpResponse.BodyHandlers.ofString());
       if (res.statusCode() != 200) throw new IllegalStateException(res.statusCode() + " for " + q + ": " + res.body());
-      return res.body().split("\"meeting_id\"", -1).length - 1;
+      return hits(res.body());
     });
     report("server over HTTP, 1 client, JDK HttpClient (snippets included)", nanos);
   }
@@ -250,7 +250,7 @@ public final class SearchBench {
       OutputStream out = socket.getOutputStream();
       DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
       long[] nanos = time(queries, rounds, q -> {
-        String request = "GET /api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8) + " HTTP/1.1\r\n"
+        String request = "GET " + path(q) + " HTTP/1.1\r\n"
             + "Host: " + uri.getHost() + "\r\nAuthorization: Bearer " + key + "\r\n\r\n";
         out.write(request.getBytes(StandardCharsets.UTF_8));
         out.flush();
@@ -263,10 +263,19 @@ public final class SearchBench {
         in.readFully(body);
         String text = new String(body, StandardCharsets.UTF_8);
         if (!status.startsWith("HTTP/1.1 200")) throw new IllegalStateException(status + " for " + q + ": " + text);
-        return text.split("\"meeting_id\"", -1).length - 1;
+        return hits(text);
       });
       report("server over HTTP, 1 client, one plain socket (snippets included)", nanos);
     }
+  }
+
+  private static String path(String q) {
+    return "/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8);
+  }
+
+  /** The hits in a search answer, counted by their meeting_id fields. */
+  private static int hits(String body) {
+    return body.split("\"meeting_id\"", -1).length - 1;
   }
 
   /** One header line of an HTTP answer, without its CRLF. */
