@@ -72,16 +72,14 @@ final class NeighbourPhraseQuery extends Query {
           if (!te.seekExact(term.bytes())) return null;
           PostingsEnum pe;
           ImpactsEnum impacts;
-          if (t.before() == 0 && t.after() == 0) {
-            if (scoreMode == ScoreMode.TOP_SCORES) {
-              pe = impacts = te.impacts(flags);
-            } else {
-              pe = te.postings(null, flags);
-              impacts = new SlowImpactsEnum(pe);
-            }
-          } else {
+          if (t.linked()) {
             pe = new Linked(te, t, flags);
             impacts = scoreMode == ScoreMode.TOP_SCORES ? Linked.bound(te) : new SlowImpactsEnum(pe);
+          } else if (scoreMode == ScoreMode.TOP_SCORES) {
+            pe = impacts = te.impacts(flags);
+          } else {
+            pe = te.postings(null, flags);
+            impacts = new SlowImpactsEnum(pe);
           }
           postings[i] = new PhraseQuery.PostingsAndFreq(pe, impacts, t.position(), term);
           cost += PhraseQuery.termPositionsCost(te);
@@ -316,7 +314,7 @@ final class NeighbourPhraseQuery extends Query {
     for (SearchQuery.Placed t : terms) {
       if (t != terms.get(0)) s.append(' ');
       s.append(t.term()).append('@').append(t.position());
-      if (t.before() != 0 || t.after() != 0) s.append('<').append(t.before()).append(',').append(t.after()).append('>');
+      if (t.linked()) s.append('<').append(t.before()).append(',').append(t.after()).append('>');
     }
     return s.append('"').toString();
   }

@@ -164,7 +164,12 @@ final class SearchQuery {
    * word; and the {@link Neighbours} codes of the words that must stand just before and just
    * after it (0: any word).
    */
-  record Placed(String term, int position, int before, int after) {}
+  record Placed(String term, int position, int before, int after) {
+    /** Whether the term must have neighbours, standing for words the layout leaves out. */
+    boolean linked() {
+      return before != 0 || after != 0;
+    }
+  }
 
   /**
    * The words of a clause as the index holds them: two adjacent common words as their pair
@@ -252,7 +257,7 @@ final class SearchQuery {
 
   static Query phrase(String field, List<String> words) {
     List<Placed> terms = linkedLayout(words);
-    if (terms.stream().anyMatch(t -> t.before() != 0 || t.after() != 0)) return new NeighbourPhraseQuery(field, terms);
+    if (terms.stream().anyMatch(Placed::linked)) return new NeighbourPhraseQuery(field, terms);
     PhraseQuery.Builder p = new PhraseQuery.Builder();
     for (Placed t : terms) p.add(new Term(field, t.term()), t.position());
     return p.build();
