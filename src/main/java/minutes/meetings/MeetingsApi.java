@@ -20,6 +20,7 @@ import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Db;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
+import minutes.store.ListOrder;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Totals;
@@ -76,8 +77,7 @@ public final class MeetingsApi {
     MeetingIndex.Query query = new MeetingIndex.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
     Optional<Long> version = Db.knownDataVersion(r.db());
-    Optional<minutes.store.ListOrder.Page> fromIndex =
-        version.flatMap(v -> index.page(v, r.principal(), query, offset, limit));
+    Optional<ListOrder.Page> fromIndex = version.flatMap(v -> index.page(v, r.principal(), query, offset, limit));
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
           new Pagination(limit, offset, fromIndex.get().total()));
