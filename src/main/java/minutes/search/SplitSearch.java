@@ -126,7 +126,7 @@ final class SplitSearch implements AutoCloseable {
     for (List<String> clause : q.clauses) {
       List<SearchQuery.Placed> layout = SearchQuery.linkedLayout(clause);
       // One term without neighbours is matched as a word, even a pair term ("i think").
-      boolean readsPositions = layout.size() > 1 || layout.get(0).before() != 0 || layout.get(0).after() != 0;
+      boolean readsPositions = layout.size() > 1 || layout.get(0).linked();
       for (SearchQuery.Placed term : layout) {
         long[] stats = stats(reader, term.term());
         meetings = Math.min(meetings, stats[0]);
