@@ -323,6 +323,7 @@ public final class SearchIndex implements AutoCloseable {
    * Moves the scorer (null: nothing in this leaf matches) to doc; true when doc matches. A
    * phrase is checked at doc only: its iterator would verify every candidate up to the next
    * match, which for the hits of "to work" meant reading "work" in most minutes of the index.
+   * Call it for ascending documents, each once: matches() uses up the phrase's positions there.
    */
   private static boolean at(Scorer scorer, int doc) throws IOException {
     if (scorer == null) return false;
