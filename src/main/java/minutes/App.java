@@ -26,14 +26,14 @@ import minutes.http.ErrorMapper;
 import minutes.http.Health;
 import minutes.http.Metrics;
 import minutes.http.Routes;
-import minutes.http.Scope;
-import minutes.meetings.MeetingIndex;
+import minutes.keys.Scope;
+import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
 import minutes.store.Totals;
-import minutes.tasks.TaskIndex;
+import minutes.tasks.TaskOrder;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
 import org.slf4j.Logger;
@@ -50,8 +50,8 @@ public final class App implements AutoCloseable {
 
   private final Config config;
   private Db db;
-  private TaskIndex taskIndex;
-  private MeetingIndex meetingIndex;
+  private TaskOrder taskOrder;
+  private MeetingOrder meetingOrder;
   private SearchIndex search;
   private Undertow server;
   private Drain drain;
@@ -65,12 +65,12 @@ public final class App implements AutoCloseable {
   public App start() {
     long started = System.nanoTime();
     db = Db.open(config.dbPath(), config.dbPoolSize());
-    taskIndex = new TaskIndex(db);
-    taskIndex.buildInBackground();
-    TasksApi tasks = new TasksApi(taskIndex);
-    meetingIndex = new MeetingIndex(db);
-    meetingIndex.buildInBackground();
-    MeetingsApi meetings = new MeetingsApi(meetingIndex, new Totals());
+    taskOrder = new TaskOrder(db);
+    taskOrder.buildInBackground();
+    TasksApi tasks = new TasksApi(taskOrder);
+    meetingOrder = new MeetingOrder(db);
+    meetingOrder.buildInBackground();
+    MeetingsApi meetings = new MeetingsApi(meetingOrder, new Totals());
     search = SearchIndex.start(config, db);
     Metrics metrics = new Metrics(db, search);
     Docs docs = new Docs();
@@ -184,8 +184,8 @@ public final class App implements AutoCloseable {
       }
       stopServer();
     }
-    if (taskIndex != null) taskIndex.close();
-    if (meetingIndex != null) meetingIndex.close();
+    if (taskOrder != null) taskOrder.close();
+    if (meetingOrder != null) meetingOrder.close();
     if (search != null) search.close();
     if (db != null) db.close();
     if (server != null) log.info("minutes stopped in {} ms", (System.nanoTime() - started) / 1_000_000);

@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import minutes.config.Config;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Importer;

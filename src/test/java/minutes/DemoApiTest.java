@@ -20,7 +20,7 @@ import minutes.config.Config;
 import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
 import minutes.http.Json;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Importer;

@@ -5,7 +5,7 @@ import java.sql.Connection;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Migrations;

@@ -15,7 +15,7 @@ import minutes.App;
 import minutes.config.Config;
 import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Migrations;

@@ -1,5 +1,6 @@
 package minutes.http;
 
+import minutes.keys.Scope;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package minutes.http;
 
+import minutes.keys.Scope;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
 import io.undertow.util.Headers;

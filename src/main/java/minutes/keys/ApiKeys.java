@@ -16,7 +16,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import minutes.http.Scope;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Times;

@@ -1,7 +1,6 @@
 package minutes.keys;
 
 import java.util.Set;
-import minutes.http.Scope;
 
 /**
  * Who is asking: the key's workspace, its scopes and, for a personal key, the user whose

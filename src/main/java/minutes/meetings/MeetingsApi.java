@@ -29,11 +29,11 @@ import minutes.tasks.ActionItem;
 
 /** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Thread-safe. */
 public final class MeetingsApi {
-  private final MeetingIndex index;
+  private final MeetingOrder listOrder;
   private final Totals totals;
 
-  public MeetingsApi(MeetingIndex index, Totals totals) {
-    this.index = index;
+  public MeetingsApi(MeetingOrder listOrder, Totals totals) {
+    this.listOrder = listOrder;
     this.totals = totals;
   }
 
@@ -74,10 +74,10 @@ public final class MeetingsApi {
     }
     int limit = p.limit(200, 50);
     int offset = p.offset();
-    MeetingIndex.Query query = new MeetingIndex.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
+    MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
     Optional<Long> version = Db.knownDataVersion(r.db());
-    Optional<ListOrder.Page> fromIndex = version.flatMap(v -> index.page(v, r.principal(), query, offset, limit));
+    Optional<ListOrder.Page> fromIndex = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
           new Pagination(limit, offset, fromIndex.get().total()));
@@ -94,7 +94,7 @@ public final class MeetingsApi {
    * The same list from SQL alone: used while the in-memory order is being rebuilt after an
    * import. {@code version}: what {@link Db#knownDataVersion} gave this transaction, for the total.
    */
-  Pagination.Page<RawJson> fromSql(Connection c, Optional<Long> version, Principal who, MeetingIndex.Query query,
+  Pagination.Page<RawJson> fromSql(Connection c, Optional<Long> version, Principal who, MeetingOrder.Query query,
       int offset, int limit) throws SQLException {
     Sql where = new Sql("FROM meeting m WHERE 1 = 1");
     Visibility.restrict(where, "m", who);

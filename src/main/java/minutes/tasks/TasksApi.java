@@ -18,10 +18,10 @@ import minutes.store.Vocabulary;
 
 /** GET /meetings/{id}/action-items (api-spec 4.4, quirks kept) and GET /action-items (4.5). Thread-safe. */
 public final class TasksApi {
-  private final TaskIndex index;
+  private final TaskOrder order;
 
-  public TasksApi(TaskIndex index) {
-    this.index = index;
+  public TasksApi(TaskOrder order) {
+    this.order = order;
   }
 
   /** Shape 2.4b. */
@@ -75,12 +75,12 @@ public final class TasksApi {
   /** Every task the key may see, from each meeting's most recent minutes. */
   public Pagination.Page<RawJson> all(Request r) throws SQLException {
     Params p = r.params();
-    TaskIndex.Filter f = new TaskIndex.Filter(p.uuid("meeting_id"), p.oneOf("status", Vocabulary.TASK_STATUSES),
+    TaskOrder.Filter f = new TaskOrder.Filter(p.uuid("meeting_id"), p.oneOf("status", Vocabulary.TASK_STATUSES),
         p.oneOf("verdict", Vocabulary.VERDICTS), p.date("due_from"), p.date("due_to"));
     int limit = p.limit(200, 100);
     int offset = p.offset();
     // Db.dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
-    Optional<minutes.store.ListOrder.Page> fromIndex = index.page(minutes.store.Db.dataVersion(r.db()), r.principal(), f, offset, limit);
+    Optional<minutes.store.ListOrder.Page> fromIndex = order.page(minutes.store.Db.dataVersion(r.db()), r.principal(), f, offset, limit);
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
           new Pagination(limit, offset, fromIndex.get().total()));
@@ -95,7 +95,7 @@ public final class TasksApi {
   }
 
   /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
-  static Pagination.Page<RawJson> allFromSql(java.sql.Connection c, minutes.keys.Principal who, TaskIndex.Filter f,
+  static Pagination.Page<RawJson> allFromSql(java.sql.Connection c, minutes.keys.Principal who, TaskOrder.Filter f,
       int offset, int limit) throws SQLException {
     // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
     // both the filter and the order; the page's ids are found before any join, so a deep

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 import minutes.App;
 import minutes.cli.Cli;
 import minutes.config.Config;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Importer;

@@ -36,7 +36,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import minutes.cli.Cli;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Db;
 import minutes.store.Importer;

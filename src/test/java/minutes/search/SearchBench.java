@@ -21,7 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import org.apache.lucene.index.BinaryDocValues;

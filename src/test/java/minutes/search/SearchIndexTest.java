@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.http.ApiError;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import org.junit.jupiter.api.AfterAll;

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.http.ApiError;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import org.junit.jupiter.api.AfterEach;

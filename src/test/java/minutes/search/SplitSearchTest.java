@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import minutes.generate.QmsumCorpus;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;

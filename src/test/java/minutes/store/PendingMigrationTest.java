@@ -12,7 +12,7 @@ import java.sql.Connection;
 import java.util.EnumSet;
 import minutes.App;
 import minutes.config.Config;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -24,7 +24,7 @@ import minutes.store.Vocabulary;
  * transaction ({@link DataSnapshot} says when the arrays are used at all). The orders come
  * from SQLite's own ORDER BY, so they sort text exactly as the SQL answer does. Thread-safe.
  */
-public final class MeetingIndex implements AutoCloseable {
+public final class MeetingOrder implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
   record Query(Optional<String> from, Optional<String> to, Optional<String> titleContains, Optional<String> status,
       Optional<String> platform, Optional<String> source, MeetingsApi.Order order, boolean descending) {}
@@ -32,8 +32,8 @@ public final class MeetingIndex implements AutoCloseable {
   private final DataSnapshot<Snapshot> snapshot;
   private final Totals totals = new Totals();
 
-  public MeetingIndex(Db db) {
-    this.snapshot = new DataSnapshot<>(db, "meeting order", MeetingIndex::load);
+  public MeetingOrder(Db db) {
+    this.snapshot = new DataSnapshot<>(db, "meeting order", MeetingOrder::load);
   }
 
   /** Builds the order now (tests); the server uses {@link #buildInBackground()}. */

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import minutes.http.Json;
 import minutes.http.Pagination;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import minutes.store.Importer;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same totals, for every filter, order, key kind, offset and limit, including text that
  * sorts differently by UTF-16 and by UTF-8 and emails that differ only beyond ASCII case.
  */
-class MeetingIndexTest {
+class MeetingOrderTest {
   @TempDir Path dir;
 
   private static final String[] TITLES = {"Weekly sync", "weekly SYNC", "Planning 100%", "plan_b review", "Müller call",
@@ -60,7 +60,7 @@ class MeetingIndexTest {
     Path dbPath = dir.resolve("m.db");
     new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
 
-    try (Db db = Db.open(dbPath, 2); MeetingIndex index = new MeetingIndex(db); Connection c = db.read()) {
+    try (Db db = Db.open(dbPath, 2); MeetingOrder index = new MeetingOrder(db); Connection c = db.read()) {
       index.buildNow();
       MeetingsApi api = new MeetingsApi(index, new Totals());
       long version = Db.dataVersion(c);
@@ -71,24 +71,24 @@ class MeetingIndexTest {
           new Principal("k4", 2, null, Set.of(Scope.MEETINGS_READ), Set.of()),
           new Principal("k5", 3, null, Set.of(Scope.MEETINGS_READ), Set.of()));
       Optional<String> none = Optional.empty();
-      List<MeetingIndex.Query> queries = new ArrayList<>();
+      List<MeetingOrder.Query> queries = new ArrayList<>();
       for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
         for (boolean descending : new boolean[] {false, true}) {
-          queries.add(new MeetingIndex.Query(none, none, none, none, none, none, order, descending));
-          queries.add(new MeetingIndex.Query(Optional.of("2026-02-01T10:00:00Z"), Optional.of("2026-03-11T09:00:00Z"), // both occur as sort_at
+          queries.add(new MeetingOrder.Query(none, none, none, none, none, none, order, descending));
+          queries.add(new MeetingOrder.Query(Optional.of("2026-02-01T10:00:00Z"), Optional.of("2026-03-11T09:00:00Z"), // both occur as sort_at
               none, none, none, none, order, descending));
           for (String q : List.of("sync", "muller", "100%", "_b", "\uD83D\uDE80", "a", "strasse", "no such title")) {
-            queries.add(new MeetingIndex.Query(none, none, Optional.of(Times.fold(q)), none, none, none, order, descending));
+            queries.add(new MeetingOrder.Query(none, none, Optional.of(Times.fold(q)), none, none, none, order, descending));
           }
-          queries.add(new MeetingIndex.Query(none, none, none, Optional.of("ready"), Optional.of("zoom"), none, order,
+          queries.add(new MeetingOrder.Query(none, none, none, Optional.of("ready"), Optional.of("zoom"), none, order,
               descending));
-          queries.add(new MeetingIndex.Query(none, Optional.of("2026-03-01T00:00:00Z"), Optional.of("e"), none, none,
+          queries.add(new MeetingOrder.Query(none, Optional.of("2026-03-01T00:00:00Z"), Optional.of("e"), none, none,
               Optional.of("calendar"), order, descending));
         }
       }
       int compared = 0, withRows = 0;
       for (Principal who : keys) {
-        for (MeetingIndex.Query q : queries) {
+        for (MeetingOrder.Query q : queries) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
             minutes.store.ListOrder.Page page = index.page(version, who, q, window[0], window[1]).orElseThrow();
             Pagination.Page<RawJson> sql = api.fromSql(c, Optional.of(version), who, q, window[0], window[1]);

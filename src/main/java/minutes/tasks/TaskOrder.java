@@ -24,14 +24,14 @@ import minutes.store.Vocabulary;
  * millisecond. The page's rows are then read from SQLite in the request's own transaction
  * (see {@link DataSnapshot} for when the arrays are used at all). Thread-safe.
  */
-public final class TaskIndex implements AutoCloseable {
+public final class TaskOrder implements AutoCloseable {
   static final int NO_DUE = Integer.MAX_VALUE;
 
   private final DataSnapshot<Snapshot> snapshot;
   private final Totals totals = new Totals();
 
-  public TaskIndex(Db db) {
-    this.snapshot = new DataSnapshot<>(db, "task order", TaskIndex::load);
+  public TaskOrder(Db db) {
+    this.snapshot = new DataSnapshot<>(db, "task order", TaskOrder::load);
   }
 
   /** Filters of the cross-meeting list; empty optionals do not filter. */
@@ -51,7 +51,7 @@ public final class TaskIndex implements AutoCloseable {
     BitSet visible = who.isPersonal() ? s.viewers.getOrDefault(Visibility.viewerKey(who.userEmail()), new BitSet()) : null;
     int meeting = -1;
     if (f.meetingId().isPresent()) {
-      Integer idx = s.meetingIndex.get(f.meetingId().get());
+      Integer idx = s.meetingOrder.get(f.meetingId().get());
       if (idx == null) return Optional.of(ListOrder.EMPTY);
       meeting = idx;
     }
@@ -94,7 +94,7 @@ public final class TaskIndex implements AutoCloseable {
   }
 
   private static Snapshot load(Connection c) throws SQLException {
-    Map<String, Integer> meetingIndex = new HashMap<>();
+    Map<String, Integer> meetingOrder = new HashMap<>();
     Map<Long, Tasks> byWorkspace = new HashMap<>();
     Db.rowsPerWorkspace(c, "action_item WHERE is_current = 1").forEach((ws, n) -> byWorkspace.put(ws, new Tasks(n)));
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
@@ -104,7 +104,7 @@ public final class TaskIndex implements AutoCloseable {
       while (rs.next()) {
         Tasks t = byWorkspace.get(rs.getLong(1));
         String due = rs.getString(5);
-        int meeting = meetingIndex.computeIfAbsent(rs.getString(6), k -> meetingIndex.size());
+        int meeting = meetingOrder.computeIfAbsent(rs.getString(6), k -> meetingOrder.size());
         t.add(rs.getLong(2), Vocabulary.code(Vocabulary.TASK_STATUSES, rs.getString(3)),
             Vocabulary.code(Vocabulary.VERDICTS, rs.getString(4)),
             due == null ? NO_DUE : (int) LocalDate.parse(due).toEpochDay(), meeting);
@@ -113,13 +113,13 @@ public final class TaskIndex implements AutoCloseable {
     Map<String, BitSet> viewers = new HashMap<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT email, meeting_id FROM meeting_viewer")) {
       while (rs.next()) {
-        Integer meeting = meetingIndex.get(rs.getString(2));
+        Integer meeting = meetingOrder.get(rs.getString(2));
         if (meeting != null) {
           viewers.computeIfAbsent(Visibility.viewerKey(rs.getString(1)), k -> new BitSet()).set(meeting);
         }
       }
     }
-    return new Snapshot(byWorkspace, meetingIndex, viewers);
+    return new Snapshot(byWorkspace, meetingOrder, viewers);
   }
 
   @Override
@@ -127,7 +127,7 @@ public final class TaskIndex implements AutoCloseable {
     snapshot.close();
   }
 
-  private record Snapshot(Map<Long, Tasks> byWorkspace, Map<String, Integer> meetingIndex, Map<String, BitSet> viewers) {}
+  private record Snapshot(Map<Long, Tasks> byWorkspace, Map<String, Integer> meetingOrder, Map<String, BitSet> viewers) {}
 
   /** Parallel arrays, one slot per task, in list order. */
   private static final class Tasks {

@@ -1,4 +1,4 @@
-package minutes.http;
+package minutes.keys;
 
 import java.util.Optional;
 

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import minutes.http.Pagination;
-import minutes.http.Scope;
+import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import minutes.store.Importer;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The in-memory task order must answer exactly what SQL answers: same rows, same order,
  * same totals, for every filter, key kind, offset and limit.
  */
-class TaskIndexTest {
+class TaskOrderTest {
   @TempDir Path dir;
 
   @Test
@@ -59,7 +59,7 @@ class TaskIndexTest {
     Path dbPath = dir.resolve("t.db");
     new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
 
-    try (Db db = Db.open(dbPath, 2); TaskIndex index = new TaskIndex(db); Connection c = db.read()) {
+    try (Db db = Db.open(dbPath, 2); TaskOrder index = new TaskOrder(db); Connection c = db.read()) {
       index.buildNow();
       long version = Db.dataVersion(c);
       List<Principal> keys = List.of(
@@ -68,20 +68,20 @@ class TaskIndexTest {
           // NOCASE folds ASCII letters only: this key must not see ü@a.example's meetings
           new Principal("k4", 1, "Ü@a.example", Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
           new Principal("k3", 2, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()));
-      List<TaskIndex.Filter> filters = new ArrayList<>();
-      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
-      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.of("done"), Optional.empty(), Optional.empty(), Optional.empty()));
-      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.of("duplicate"), Optional.empty(), Optional.empty()));
-      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.of("open"), Optional.of("open"),
+      List<TaskOrder.Filter> filters = new ArrayList<>();
+      filters.add(new TaskOrder.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskOrder.Filter(Optional.empty(), Optional.of("done"), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskOrder.Filter(Optional.empty(), Optional.empty(), Optional.of("duplicate"), Optional.empty(), Optional.empty()));
+      filters.add(new TaskOrder.Filter(Optional.empty(), Optional.of("open"), Optional.of("open"),
           Optional.of(LocalDate.parse("2026-02-01")), Optional.empty()));
-      filters.add(new TaskIndex.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+      filters.add(new TaskOrder.Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
           Optional.of(LocalDate.parse("2026-02-05"))));
-      filters.add(new TaskIndex.Filter(Optional.of(meetingIds.get(3)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
-      filters.add(new TaskIndex.Filter(Optional.of(new UUID(random.nextLong(), random.nextLong()).toString()), Optional.empty(), Optional.empty(),
+      filters.add(new TaskOrder.Filter(Optional.of(meetingIds.get(3)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+      filters.add(new TaskOrder.Filter(Optional.of(new UUID(random.nextLong(), random.nextLong()).toString()), Optional.empty(), Optional.empty(),
           Optional.empty(), Optional.empty()));
       int compared = 0, withRows = 0;
       for (Principal who : keys) {
-        for (TaskIndex.Filter f : filters) {
+        for (TaskOrder.Filter f : filters) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
             minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
             Pagination.Page<minutes.store.RawJson> sql = TasksApi.allFromSql(c, who, f, window[0], window[1]);
