@@ -45,7 +45,8 @@ case "${1:-serve}" in
     ;;
   test)
     shift
-    exec mvn -B verify "$@"
+    # Once on SQLite and once on a throwaway PostgreSQL server that this starts and stops.
+    exec scripts/with-postgres.sh mvn -B verify "$@"
     ;;
   *)
     build_if_needed

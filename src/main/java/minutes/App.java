@@ -32,6 +32,7 @@ import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Totals;
 import minutes.tasks.TaskOrder;
 import minutes.tasks.TasksApi;
@@ -64,7 +65,7 @@ public final class App implements AutoCloseable {
 
   public App start() {
     long started = System.nanoTime();
-    db = Db.open(config.dbPath(), config.dbPoolSize());
+    db = Db.open(Store.of(config), config.dbPoolSize());
     taskOrder = new TaskOrder(db);
     taskOrder.buildInBackground();
     TasksApi tasks = new TasksApi(taskOrder);

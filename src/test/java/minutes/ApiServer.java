@@ -25,15 +25,16 @@ import java.util.zip.GZIPInputStream;
 import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Importer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The real server for API tests, once per test class: a temporary SQLite file loaded through
- * the real import, real keys, {@link App} on a free port, and an HTTP client. Use with
+ * The real server for API tests, once per test class: a fresh database on the run's store (a
+ * temporary SQLite file, or a PostgreSQL database: {@link TestStore}) loaded through the real
+ * import, real keys, {@link App} on a free port, and an HTTP client. Use with
  * {@code @RegisterExtension static final ApiServer api = new ApiServer();}.
  */
 public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
@@ -46,6 +47,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   private final String fixture;
   private final Map<String, String> settings;
   private Path dir;
+  private TestStore testStore;
   private Config config;
   private App app;
   private final Map<String, String> keys = new HashMap<>();
@@ -71,9 +73,11 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     dir = Files.createTempDirectory("minutes-test-");
+    testStore = TestStore.create(dir);
     Map<String, String> env = new HashMap<>(Map.of("MINUTES_HTTP_HOST", "127.0.0.1", "MINUTES_HTTP_PORT", "0",
-        "MINUTES_DB_PATH", dir.resolve("minutes.db").toString(), "MINUTES_INDEX_PATH", dir.resolve("index").toString(),
-        "MINUTES_DB_AUTO_MIGRATE", "false", "MINUTES_DB_POOL_SIZE", "4"));
+        "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false",
+        "MINUTES_DB_POOL_SIZE", "4"));
+    env.putAll(testStore.env());
     env.putAll(settings);
     Path noFile = Files.createFile(dir.resolve("minutes.properties")); // never the working directory's config
     config = Config.load(noFile, env);
@@ -81,8 +85,8 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     try (var in = ApiServer.class.getResourceAsStream(fixture)) {
       Files.copy(in, data);
     }
-    new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(data));
-    try (Connection c = Db.openWriter(config.dbPath())) {
+    new Importer(store(), Importer.Progress.NONE).run(List.of(data));
+    try (Connection c = store().write()) {
       keys.put(ALL, ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, "all").secret());
       keys.put(MEETINGS, ApiKeys.create(c, "acme", Set.of(Scope.MEETINGS_READ), null, null).secret());
       keys.put(TASKS, ApiKeys.create(c, "acme", Set.of(Scope.ACTION_ITEMS_READ), null, null).secret());
@@ -100,6 +104,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void afterAll(ExtensionContext context) throws IOException {
     if (app != null) app.close();
+    if (testStore != null) testStore.close();
     try (var files = Files.walk(dir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
@@ -111,6 +116,16 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
 
   public Config config() {
     return config;
+  }
+
+  /** The database this server answers from. */
+  public Store store() {
+    return testStore.store();
+  }
+
+  /** The test database behind {@link #store()}: its settings for a CLI run, its file on SQLite. */
+  public TestStore testStore() {
+    return testStore;
   }
 
   public URI uri(String pathAndQuery) {

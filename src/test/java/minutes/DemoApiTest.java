@@ -22,7 +22,6 @@ import minutes.generate.QmsumCorpus;
 import minutes.http.Json;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Db;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoApiTest {
   @TempDir static Path dir;
   static App app;
+  static TestStore testStore;
   static String all, ann, bob;
   static final HttpClient client = HttpClient.newHttpClient();
 
@@ -42,10 +42,12 @@ class DemoApiTest {
     try (Writer w = Files.newBufferedWriter(demo)) {
       DemoData.write(QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH), w);
     }
-    Config config = Config.load(null, java.util.Map.of("MINUTES_DB_PATH", dir.resolve("m.db").toString(),
-        "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_HTTP_PORT", "0"));
-    new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(demo));
-    try (Connection c = Db.openWriter(config.dbPath())) {
+    testStore = TestStore.create(dir);
+    java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());
+    env.putAll(java.util.Map.of("MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_HTTP_PORT", "0"));
+    Config config = Config.load(Files.createFile(dir.resolve("none.properties")), env);
+    new Importer(testStore.store(), Importer.Progress.NONE).run(List.of(demo));
+    try (Connection c = testStore.store().write()) {
       all = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), null, null).secret();
       ann = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), "ann@demo.example", null).secret();
       bob = ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), "bob@demo.example", null).secret();
@@ -56,6 +58,7 @@ class DemoApiTest {
   @AfterAll
   static void stop() {
     if (app != null) app.close();
+    if (testStore != null) testStore.close();
   }
 
   /** GET with a key; the answer is checked against openapi.json as {@link ApiServer} checks every answer. */

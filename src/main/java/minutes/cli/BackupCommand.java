@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Store;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import picocli.CommandLine.Command;
@@ -38,6 +39,12 @@ final class BackupCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Config config = Cli.config(spec);
     PrintWriter print = spec.commandLine().getOut();
+    Store store = Store.of(config);
+    if (store.sqliteFile().isEmpty()) {
+      throw new Cli.UserError("backup copies a SQLite database; on PostgreSQL back up the database with pg_dump or "
+          + "point-in-time recovery, and rebuild each node's search index with `reindex` after a restore "
+          + "(docs/CLUSTER.md#backup-and-restore)");
+    }
     if (Files.exists(out)) throw new Cli.UserError(out + " already exists; choose a new folder");
     if (!Files.isRegularFile(config.dbPath())) throw new Cli.UserError("no database at " + config.dbPath());
     Files.createDirectories(out);
@@ -46,7 +53,7 @@ final class BackupCommand implements Callable<Integer> {
     String generation = copyIndex(config.indexPath(), out.resolve("index"));
     Path db = out.resolve("minutes.db");
     // VACUUM INTO writes one consistent snapshot (a read transaction) without blocking the server.
-    try (Connection c = Db.openWriter(config.dbPath());
+    try (Connection c = store.write();
         PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
       ps.setString(1, db.toAbsolutePath().toString());
       ps.execute();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.store.Importer;
+import minutes.store.Store;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -57,7 +58,7 @@ final class ImportCommand implements Callable<Integer> {
 
   static int run(Config config, List<Path> paths, PrintWriter out, PrintWriter err) throws Exception {
     ProgressLine bar = new ProgressLine(err);
-    Importer importer = new Importer(config.dbPath(), (phase, lines, read, total) ->
+    Importer importer = new Importer(Store.of(config), (phase, lines, read, total) ->
         bar.show(phase, total == 0 ? 1 : (double) read / total,
             String.format("%,d lines, %,.1f of %,.1f MB", lines, read / 1e6, total / 1e6)));
     Importer.Summary s;

@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Migrations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,8 +29,9 @@ final class KeysCommand implements Callable<Integer> {
 
   private static Connection open(CommandSpec spec) throws java.sql.SQLException {
     Config config = Cli.config(spec);
-    Migrations.migrate(config.dbPath());
-    return Db.openWriter(config.dbPath());
+    Store store = Store.of(config);
+    Migrations.migrate(store);
+    return store.write();
   }
 
   @Command(name = "create", description = "Create a key; prints it alone on the last line (shown only this once).")

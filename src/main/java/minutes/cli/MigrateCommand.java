@@ -3,6 +3,7 @@ package minutes.cli;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.store.Migrations;
+import minutes.store.Store;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -15,11 +16,12 @@ final class MigrateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Config config = Cli.config(spec);
-    var pending = Migrations.pending(config.dbPath());
-    int applied = Migrations.migrate(config.dbPath());
+    Store store = Store.of(config);
+    var pending = Migrations.pending(store);
+    int applied = Migrations.migrate(store);
     spec.commandLine().getOut().println(applied == 0
-        ? "database " + config.dbPath() + " is up to date"
-        : "applied " + applied + " migration(s) to " + config.dbPath() + ": " + String.join(", ", pending));
+        ? "database " + store.location() + " is up to date"
+        : "applied " + applied + " migration(s) to " + store.location() + ": " + String.join(", ", pending));
     return 0;
   }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Store;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -26,7 +27,7 @@ final class ReindexCommand implements Callable<Integer> {
     long started = System.nanoTime();
     int threads = SearchIndex.indexingThreads();
     SearchIndex.Built b;
-    try (Db db = Db.open(config.dbPath(), 1)) {
+    try (Db db = Db.open(Store.of(config), 1)) {
       b = SearchIndex.rebuild(config.indexPath(), db, threads, (done, total, chars) -> {
         synchronized (bar) { // called from every indexing thread
           double seconds = (System.nanoTime() - started) / 1e9;

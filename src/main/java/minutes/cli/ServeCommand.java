@@ -17,7 +17,7 @@ import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Migrations;
 import minutes.store.Sql;
 import org.slf4j.Logger;
@@ -46,18 +46,10 @@ final class ServeCommand implements Callable<Integer> {
   static int serve(CommandSpec spec) throws Exception {
     Config config = Cli.config(spec);
     PrintWriter out = spec.commandLine().getOut();
-    String demoKey = null;
-    if (isEmpty(config.dbPath())) {
-      demoKey = loadDemo(config, out, spec.commandLine().getErr());
-    } else if (config.autoMigrate()) {
-      Migrations.migrate(config.dbPath());
-    } else {
-      List<String> pending = Migrations.pending(config.dbPath());
-      if (!pending.isEmpty()) {
-        log.warn("{} migration(s) pending ({}); endpoints that need them answer 503 until you run: ./run.sh migrate",
-            pending.size(), String.join(", ", pending));
-      }
-    }
+    Store store = Store.of(config);
+    // Nodes started together on one empty PostgreSQL database: one loads the demo, the others wait and find it there.
+    String demoKey = store.exclusively(() -> isEmpty(store) ? loadDemo(config, store, out, spec.commandLine().getErr()) : null);
+    if (demoKey == null) migrateOrWarn(config, store); // loading the demo migrated already
     App app = new App(config).start();
     CountDownLatch stopped = new CountDownLatch(1);
     Thread shutdown = new Thread(() -> {
@@ -100,17 +92,29 @@ final class ServeCommand implements Callable<Integer> {
     Signal.handle(new Signal("INT"), handler);
   }
 
+  private static void migrateOrWarn(Config config, Store store) {
+    if (config.autoMigrate()) {
+      Migrations.migrate(store);
+      return;
+    }
+    List<String> pending = Migrations.pending(store);
+    if (!pending.isEmpty()) {
+      log.warn("{} migration(s) pending ({}); endpoints that need them answer 503 until you run: ./run.sh migrate",
+          pending.size(), String.join(", ", pending));
+    }
+  }
+
   /** True for a missing database or one that holds no workspace yet. */
-  private static boolean isEmpty(Path db) throws SQLException {
-    if (!Files.exists(db)) return true;
-    try (Connection c = Db.openWriter(db)) {
-      return !Db.tables(c).contains("workspace")
+  private static boolean isEmpty(Store store) throws SQLException {
+    if (store.missing()) return true;
+    try (Connection c = store.write()) {
+      return !store.dialect().tables(c).contains("workspace")
           || new Sql("SELECT 1 FROM workspace LIMIT 1").one(c, rs -> true).isEmpty();
     }
   }
 
-  private static String loadDemo(Config config, PrintWriter out, PrintWriter err) throws Exception {
-    out.println("Empty database " + config.dbPath() + ": loading the demo data...");
+  private static String loadDemo(Config config, Store store, PrintWriter out, PrintWriter err) throws Exception {
+    out.println("Empty database " + store.location() + ": loading the demo data...");
     Path file = Files.createTempFile("minutes-demo-", ".ndjson");
     try {
       try (Writer w = Files.newBufferedWriter(file)) {
@@ -120,7 +124,7 @@ final class ServeCommand implements Callable<Integer> {
     } finally {
       Files.deleteIfExists(file);
     }
-    try (Connection c = Db.openWriter(config.dbPath())) {
+    try (Connection c = store.write()) {
       return ApiKeys.create(c, "demo", EnumSet.allOf(Scope.class), null, "demo").secret();
     }
   }

@@ -15,6 +15,7 @@ public record Config(
     String httpHost,
     int httpPort,
     Path dbPath,
+    String dbUrl,
     Path indexPath,
     boolean autoMigrate,
     int dbPoolSize,
@@ -31,6 +32,8 @@ public record Config(
     HTTP_HOST("http.host", "MINUTES_HTTP_HOST", "127.0.0.1"),
     HTTP_PORT("http.port", "MINUTES_HTTP_PORT", "8080"),
     DB_PATH("db.path", "MINUTES_DB_PATH", "data/minutes.db"),
+    // Cluster mode (decisions.md): a PostgreSQL JDBC URL; when set it replaces db.path.
+    DB_URL("db.url", "MINUTES_DB_URL", ""),
     INDEX_PATH("index.path", "MINUTES_INDEX_PATH", "index/"),
     DB_AUTO_MIGRATE("db.auto_migrate", "MINUTES_DB_AUTO_MIGRATE", "true"),
     DB_POOL_SIZE("db.pool_size", "MINUTES_DB_POOL_SIZE", "8"),
@@ -75,6 +78,7 @@ public record Config(
         value(Key.HTTP_HOST, props, env),
         intValue(Key.HTTP_PORT, props, env, 0, 65535),
         Path.of(value(Key.DB_PATH, props, env)),
+        dbUrl(value(Key.DB_URL, props, env)),
         Path.of(value(Key.INDEX_PATH, props, env)),
         boolValue(Key.DB_AUTO_MIGRATE, props, env),
         intValue(Key.DB_POOL_SIZE, props, env, 1, 64),
@@ -87,11 +91,30 @@ public record Config(
 
   /** The settings in force, for the start-up log line (nothing here is secret). */
   public String summary() {
-    return "http.host=" + httpHost + " http.port=" + httpPort + " db.path=" + dbPath + " index.path=" + indexPath
+    return "http.host=" + httpHost + " http.port=" + httpPort
+        + (dbUrl.isEmpty() ? " db.path=" + dbPath : " db.url=" + withoutPassword(dbUrl)) + " index.path=" + indexPath
         + " db.auto_migrate=" + autoMigrate + " db.pool_size=" + dbPoolSize
         + " metrics.require_key=" + metricsRequireKey + " http.cache_control=\"" + cacheControl + "\""
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
         + " config=" + (source == null ? "(defaults and environment)" : source);
+  }
+
+  /** True in cluster mode: the records live in the PostgreSQL database of {@link #dbUrl}. */
+  public boolean usesPostgres() {
+    return !dbUrl.isEmpty();
+  }
+
+  /** The URL as it may be logged or printed: any password replaced by ***. */
+  public static String withoutPassword(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+
+  private static String dbUrl(String raw) {
+    if (!raw.isEmpty() && !raw.startsWith("jdbc:postgresql://")) {
+      throw new ConfigException("db.url (MINUTES_DB_URL) must be a PostgreSQL JDBC URL such as "
+          + "jdbc:postgresql://host:5432/minutes?user=minutes&password=..., got '" + withoutPassword(raw) + "'");
+    }
+    return raw;
   }
 
   private static String value(Key key, Properties props, Map<String, String> env) {

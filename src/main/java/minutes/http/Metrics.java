@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Sql;
 import minutes.store.Times;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,7 +133,17 @@ public final class Metrics {
     } catch (IOException | SQLException | RuntimeException e) {
       log.debug("metrics: search index values unavailable ({})", e.toString());
     }
-    return new Snapshot(documents, indexBytes, lagEntries, lagSeconds, fileSize(db.path()));
+    return new Snapshot(documents, indexBytes, lagEntries, lagSeconds, databaseBytes());
+  }
+
+  /** The SQLite file with its WAL, or what PostgreSQL reports for the database. */
+  private double databaseBytes() {
+    if (db.store().sqliteFile().isPresent()) return fileSize(db.store().sqliteFile().get());
+    try (Connection c = db.read()) {
+      return new Sql("SELECT pg_database_size(current_database())").count(c);
+    } catch (SQLException e) {
+      return Double.NaN;
+    }
   }
 
   private static double fileSize(Path dbFile) {

@@ -3,7 +3,7 @@ package minutes.http;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
-import minutes.store.Db;
+import minutes.store.Dialect;
 
 /**
  * Knows which tables exist, so that an endpoint whose tables a pending migration would
@@ -33,7 +33,7 @@ public final class SchemaWatch {
   }
 
   private Set<String> refresh(Connection c) throws SQLException {
-    Set<String> now = Db.tables(c);
+    Set<String> now = Dialect.of(c).tables(c);
     tables = now;
     readAt = System.nanoTime();
     return now;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import minutes.store.Db;
+import minutes.store.Emails;
 import minutes.store.Sql;
 import minutes.store.Times;
 
@@ -97,7 +98,7 @@ public final class ApiKeys {
   public static Optional<Principal> resolve(Connection c, String secret) throws SQLException {
     return new Sql("""
         SELECT k.id, k.workspace_id, k.user_email, k.scopes,
-               (SELECT group_concat(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id)
+               (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id)
         FROM api_key k WHERE k.secret_hash = ? AND k.revoked_at IS NULL""", (Object) hash(secret))
         .one(c, rs -> {
           String domains = rs.getString(5);
@@ -128,7 +129,7 @@ public final class ApiKeys {
   private static boolean userExists(Connection c, long workspaceId, String email) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?")) {
       ps.setLong(1, workspaceId);
-      ps.setString(2, email);
+      ps.setString(2, Emails.key(email));
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }

@@ -1,5 +1,6 @@
 package minutes.keys;
 
+import minutes.store.Emails;
 import minutes.store.Sql;
 
 /**
@@ -22,21 +23,13 @@ public final class Visibility {
     sql.add("AND " + workspaceColumn + " = ?", p.workspaceId());
     if (p.isPersonal()) {
       // IN, not a correlated EXISTS: SQLite builds the user's meeting set once per query.
-      sql.add("AND " + meetingIdColumn + " IN (SELECT meeting_id FROM meeting_viewer WHERE email = ?)", p.userEmail());
+      sql.add("AND " + meetingIdColumn + " IN (SELECT meeting_id FROM meeting_viewer WHERE email = ?)", viewerKey(p.userEmail()));
     }
     return sql;
   }
 
-  /**
-   * An email as meeting_viewer compares it (COLLATE NOCASE: only ASCII letters ignore case),
-   * for in-memory copies of that table. Lower-casing all of Unicode would let a key for
-   * "Ülla@x" see the meetings of "ülla@x".
-   */
+  /** An email as meeting_viewer holds it, for in-memory copies of that table and the search index. */
   public static String viewerKey(String email) {
-    char[] chars = email.toCharArray();
-    for (int i = 0; i < chars.length; i++) {
-      if (chars[i] >= 'A' && chars[i] <= 'Z') chars[i] += 'a' - 'A';
-    }
-    return new String(chars);
+    return Emails.key(email);
   }
 }

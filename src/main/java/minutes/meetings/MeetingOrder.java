@@ -12,6 +12,7 @@ import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.store.Dialect;
 import minutes.store.ListOrder;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
@@ -20,7 +21,7 @@ import minutes.store.Vocabulary;
  * Every meeting in each order of GET /meetings, per workspace, with the values its filters
  * test, as of one data version. In SQLite a deep page made the query step over every skipped
  * index entry (offset 10,000: about 0.35 ms) and {@code q} scanned titles with LIKE; here both
- * are array work, and the page's rows are read from SQLite by rowid in the request's own
+ * are array work, and the page's rows are read from the database by row number in the request's own
  * transaction ({@link DataSnapshot} says when the arrays are used at all). The orders come
  * from SQLite's own ORDER BY, so they sort text exactly as the SQL answer does. Thread-safe.
  */
@@ -101,7 +102,7 @@ public final class MeetingOrder implements AutoCloseable {
     // Slots in starts_at order, so that order is the slots themselves; the others are read below.
     MeetingsApi.Order slotOrder = MeetingsApi.Order.STARTS_AT;
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT m.workspace_id, m.rowid, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
+        "SELECT m.workspace_id, " + Dialect.of(c).rowid("m") + ", m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
             + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
       while (rs.next()) {
         Meetings m = byWorkspace.get(rs.getLong(1));

@@ -18,6 +18,7 @@ import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Db;
+import minutes.store.Dialect;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.ListOrder;
@@ -37,7 +38,7 @@ public final class MeetingsApi {
     this.totals = totals;
   }
 
-  private static final String ROW_JSON = JsonRows.object(MeetingRow.class,
+  private static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
       "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
       "m.organizer_email");
 
@@ -87,7 +88,7 @@ public final class MeetingsApi {
 
   /** The page's rows, read in the request's transaction, in the in-memory order's sequence. */
   static List<RawJson> byRowid(Connection c, long[] rowids) throws SQLException {
-    return JsonRows.byRowid(c, "SELECT " + ROW_JSON + ", m.rowid FROM meeting m", "m.rowid", rowids);
+    return JsonRows.byRowid(c, ROW_JSON, "FROM meeting m", "m", rowids);
   }
 
   /**
@@ -107,7 +108,7 @@ public final class MeetingsApi {
 
     long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
     String dir = query.descending() ? " DESC" : " ASC";
-    List<RawJson> rows = new Sql("SELECT " + ROW_JSON)
+    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in(Dialect.of(c)))
         .add(where)
         .add("ORDER BY " + query.order().column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
         .list(c, RawJson::of);

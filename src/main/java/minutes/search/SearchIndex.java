@@ -17,6 +17,7 @@ import minutes.http.ApiError;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import minutes.store.Sql;
+import minutes.store.Store;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
@@ -588,7 +589,7 @@ public final class SearchIndex implements AutoCloseable {
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
     int threads = indexingThreads();
-    try (Db db = Db.open(config.dbPath(), 1)) {
+    try (Db db = Db.open(Store.of(config), 1)) {
       String name = IndexDirs.current(root);
       if (name != null) {
         Generation g;

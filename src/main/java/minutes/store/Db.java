@@ -1,6 +1,5 @@
 package minutes.store;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,63 +7,24 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Set;
-import javax.sql.DataSource;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
-import org.sqlite.SQLiteOpenMode;
 
 /**
- * The SQLite database: a pool of read-only connections for serving, and single write
- * connections for import, keys and migrations. Thread-safe.
- *
- * <p>WAL mode lets one writer (an import in another process) commit while readers keep
- * answering from their snapshot.
+ * The pool of read-only connections a server answers from, over the configured {@link Store}.
+ * Each pooled connection serves one request at a time, inside one read transaction, so that a
+ * count and its page see the same snapshot while another process imports. Thread-safe.
  */
 public final class Db implements AutoCloseable {
-  private static final int BUSY_TIMEOUT_MS = 30_000;
-
-  private final Path path;
+  private final Store store;
   private final HikariDataSource readPool;
 
-  private Db(Path path, int poolSize) {
-    this.path = path;
-    HikariConfig hc = new HikariConfig();
-    hc.setDataSource(dataSource(path, true));
-    hc.setPoolName("sqlite-read");
-    hc.setMaximumPoolSize(poolSize);
-    hc.setMinimumIdle(Math.min(2, poolSize));
-    hc.setAutoCommit(true);
-    hc.setReadOnly(true);
-    readPool = new HikariDataSource(hc);
+  private Db(Store store, int poolSize) {
+    this.store = store;
+    readPool = new HikariDataSource(store.readPool(poolSize));
   }
 
-  /** Opens the database for serving; the file must exist (see {@link #ensureCreated}). */
-  public static Db open(Path path, int poolSize) {
-    return new Db(path, poolSize);
-  }
-
-  /**
-   * Creates the file with owner-only permissions when it does not exist yet, and switches
-   * it to WAL. Meetings are private data, so the file is never world-readable.
-   */
-  public static void ensureCreated(Path path) {
-    try {
-      Path parent = path.toAbsolutePath().getParent();
-      if (parent != null) Files.createDirectories(parent);
-      if (!Files.exists(path)) {
-        Files.createFile(path);
-        ownerOnly(path, "rw-------");
-      }
-    } catch (IOException e) {
-      throw new StoreException("cannot create database file " + path + ": " + e.getMessage(), e);
-    }
-    try (Connection c = openWriter(path)) {
-      // journal_mode is persistent, so readers opened later see WAL too.
-      c.createStatement().execute("PRAGMA journal_mode=WAL");
-    } catch (SQLException e) {
-      throw new StoreException("cannot open database " + path + ": " + e.getMessage(), e);
-    }
+  /** Opens the pool for serving; a SQLite file must exist (see {@link Store#ensureCreated}). */
+  public static Db open(Store store, int poolSize) {
+    return new Db(store, poolSize);
   }
 
   /**
@@ -84,13 +44,8 @@ public final class Db implements AutoCloseable {
     return readPool.getConnection();
   }
 
-  /** A new write connection with foreign keys on; the caller owns and closes it. */
-  public Connection write() throws SQLException {
-    return openWriter(path);
-  }
-
-  public Path path() {
-    return path;
+  public Store store() {
+    return store;
   }
 
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
@@ -116,11 +71,6 @@ public final class Db implements AutoCloseable {
     return new Sql("SELECT id FROM workspace WHERE slug = ?", slug).one(c, rs -> rs.getLong(1));
   }
 
-  /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
-  public static Set<String> tables(Connection c) throws SQLException {
-    return Set.copyOf(new Sql("SELECT name FROM sqlite_schema WHERE type = 'table'").list(c, rs -> rs.getString(1)));
-  }
-
   /**
    * How many rows of {@code fromWhere} ("table WHERE ...", fixed SQL) each workspace has, e.g.
    * for in-memory orders to size their arrays exactly.
@@ -130,30 +80,6 @@ public final class Db implements AutoCloseable {
     new Sql("SELECT workspace_id, count(*) FROM " + fromWhere + " GROUP BY workspace_id")
         .list(c, rs -> counts.put(rs.getLong(1), rs.getInt(2)));
     return counts;
-  }
-
-  public static Connection openWriter(Path path) throws SQLException {
-    return dataSource(path, false).getConnection();
-  }
-
-  public static DataSource writerDataSource(Path path) {
-    return dataSource(path, false);
-  }
-
-  private static SQLiteDataSource dataSource(Path path, boolean readOnly) {
-    SQLiteConfig cfg = new SQLiteConfig();
-    cfg.enforceForeignKeys(true);
-    cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
-    cfg.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-    cfg.setTempStore(SQLiteConfig.TempStore.MEMORY);
-    cfg.setCacheSize(-32_000); // KiB: 32 MB page cache per connection
-    if (readOnly) {
-      cfg.setReadOnly(true);
-      cfg.setOpenMode(SQLiteOpenMode.READONLY);
-    }
-    SQLiteDataSource ds = new SQLiteDataSource(cfg);
-    ds.setUrl("jdbc:sqlite:" + path.toAbsolutePath());
-    return ds;
   }
 
   @Override

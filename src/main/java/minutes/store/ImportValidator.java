@@ -65,6 +65,26 @@ final class ImportValidator {
     }
   }
 
+  /**
+   * PostgreSQL's text type cannot hold the NUL character, which SQLite stores: on PostgreSQL a
+   * line with one is refused by name instead of failing the whole import with a database error.
+   */
+  static List<Problem> storableInPostgres(JsonNode line) {
+    ImportValidator v = new ImportValidator();
+    v.noNul(line, "");
+    return v.problems;
+  }
+
+  private void noNul(JsonNode n, String at) {
+    if (n.isTextual() && n.asText().indexOf('\0') >= 0) {
+      problem(at, "contains the NUL character (\\u0000), which PostgreSQL cannot store");
+    } else if (n.isArray()) {
+      for (int i = 0; i < n.size(); i++) noNul(n.get(i), at + "[" + i + "]");
+    } else if (n.isObject()) {
+      n.fields().forEachRemaining(f -> noNul(f.getValue(), at.isEmpty() ? f.getKey() : at + "." + f.getKey()));
+    }
+  }
+
   private void meeting(JsonNode n) {
     fields(n, "", Set.of("kind", "workspace", "id", "title", "platform", "source", "status", "starts_at",
         "ends_at", "join_url", "organizer_email", "created_at", "template_id", "visible_to", "participants",

@@ -13,6 +13,7 @@ import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.store.Dialect;
 import minutes.store.ListOrder;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
@@ -97,10 +98,10 @@ public final class TaskOrder implements AutoCloseable {
     Map<String, Integer> meetingOrder = new HashMap<>();
     Map<Long, Tasks> byWorkspace = new HashMap<>();
     Db.rowsPerWorkspace(c, "action_item WHERE is_current = 1").forEach((ws, n) -> byWorkspace.put(ws, new Tasks(n)));
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
-        SELECT a.workspace_id, a.rowid, a.status, a.verdict, a.due, a.meeting_id FROM action_item a
-        WHERE a.is_current = 1
-        ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC, a.id""")) {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT a.workspace_id, " + Dialect.of(c).rowid("a") + ", a.status, a.verdict, a.due, a.meeting_id"
+            + " FROM action_item a WHERE a.is_current = 1"
+            + " ORDER BY a.workspace_id, a.is_current, a.due_key, a.meeting_starts_at DESC NULLS LAST, a.id")) {
       while (rs.next()) {
         Tasks t = byWorkspace.get(rs.getLong(1));
         String due = rs.getString(5);

@@ -10,6 +10,7 @@ import minutes.http.Params;
 import minutes.store.RawJson;
 import minutes.http.Request;
 import minutes.keys.Visibility;
+import minutes.store.Dialect;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.Sql;
@@ -34,9 +35,9 @@ public final class TasksApi {
 
   public record MeetingTaskList(String meetingId, List<RawJson> data, Pagination pagination) {}
 
-  private static final String MEETING_TASK_JSON = JsonRows.object(MeetingTask.class,
+  private static final JsonRows.Shape MEETING_TASK_JSON = JsonRows.object(MeetingTask.class,
       "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.protocol_id");
-  private static final String TASK_JSON = JsonRows.object(Task.class,
+  private static final JsonRows.Shape TASK_JSON = JsonRows.object(Task.class,
       "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.meeting_id", "m.title", "m.starts_at",
       "a.protocol_id");
 
@@ -64,7 +65,7 @@ public final class TasksApi {
     Visibility.restrict(where, "m", r.principal());
     filters(where, status, verdict, dueFrom, dueTo);
     long total = new Sql("SELECT count(*)").add(where).count(r.db());
-    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON)
+    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON.in(Dialect.of(r.db())))
         .add(where)
         .add("ORDER BY a.due_key, a.position LIMIT ? OFFSET ?", limit, offset)
         .list(r.db(), RawJson::of);
@@ -90,8 +91,7 @@ public final class TasksApi {
 
   /** The page's rows, read in the request's transaction, in the snapshot's order. */
   static List<RawJson> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
-    return JsonRows.byRowid(c, "SELECT " + TASK_JSON + ", a.rowid FROM action_item a JOIN meeting m ON m.id = a.meeting_id",
-        "a.rowid", rowids);
+    return JsonRows.byRowid(c, TASK_JSON, "FROM action_item a JOIN meeting m ON m.id = a.meeting_id", "a", rowids);
   }
 
   /** The same list from SQL alone: used while the in-memory order is being rebuilt after an import. */
@@ -106,8 +106,8 @@ public final class TasksApi {
     filters(where, f.status(), f.verdict(), f.dueFrom(), f.dueTo());
 
     long total = new Sql("SELECT count(*)").add(where).count(c);
-    String order = "ORDER BY a.due_key, a.meeting_starts_at DESC, a.id";
-    List<RawJson> rows = new Sql("SELECT " + TASK_JSON + " FROM (SELECT a.id")
+    String order = "ORDER BY a.due_key, a.meeting_starts_at DESC NULLS LAST, a.id";
+    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in(Dialect.of(c)) + " FROM (SELECT a.id")
         .add(where)
         .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
         .add("JOIN action_item a ON a.id = page.id JOIN meeting m ON m.id = a.meeting_id")

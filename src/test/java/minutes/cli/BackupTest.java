@@ -3,6 +3,8 @@ package minutes.cli;
 import static minutes.ApiServer.ALL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,13 +28,14 @@ class BackupTest {
 
   private int backup(Path out, StringWriter stdout, StringWriter stderr) throws Exception {
     Path config = dir.resolve("minutes.properties");
-    Files.writeString(config, "db.path=" + api.config().dbPath() + "\nindex.path=" + api.config().indexPath() + "\n");
+    Files.writeString(config, api.testStore().properties() + "index.path=" + api.config().indexPath() + "\n");
     return Cli.run(new String[] {"backup", "--config", config.toString(), "--out", out.toString()},
         new PrintWriter(stdout, true), new PrintWriter(stderr, true));
   }
 
   @Test
   void aCopyTakenWhileServingRestoresToAServerThatAnswersTheSame() throws Exception {
+    assumeFalse(api.testStore().isPostgres(), "backup copies SQLite; PostgreSQL is backed up with its own tools");
     StringWriter out = new StringWriter(), err = new StringWriter();
     Path copy = dir.resolve("backup");
     assertEquals(0, backup(copy, out, err), err.toString());
@@ -40,8 +43,9 @@ class BackupTest {
     assertTrue(Files.isRegularFile(copy.resolve("index/CURRENT")), "index copied");
 
     String path = "/api/v1/search?q=quarterly%20planning";
-    Config restored = new Config("127.0.0.1", 0, copy.resolve("minutes.db"), copy.resolve("index"), false, 2, false,
-        "private, no-store", false, 10, null);
+    Config restored = Config.load(Files.createFile(dir.resolve("restored.properties")), java.util.Map.of(
+        "MINUTES_HTTP_PORT", "0", "MINUTES_DB_PATH", copy.resolve("minutes.db").toString(),
+        "MINUTES_INDEX_PATH", copy.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false"));
     try (App app = new App(restored).start()) {
       HttpResponse<String> r = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
@@ -53,7 +57,17 @@ class BackupTest {
   }
 
   @Test
+  void onPostgresItRefusesAndNamesWhatBacksUpTheStore() throws Exception {
+    assumeTrue(api.testStore().isPostgres(), "the PostgreSQL run");
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    assertEquals(1, backup(dir.resolve("pg"), out, err));
+    assertTrue(err.toString().contains("pg_dump") && err.toString().contains("reindex"), err.toString());
+    assertTrue(Files.notExists(dir.resolve("pg")), "nothing written");
+  }
+
+  @Test
   void anExistingFolderIsRefused() throws Exception {
+    assumeFalse(api.testStore().isPostgres(), "on PostgreSQL backup refuses before looking at the folder");
     StringWriter out = new StringWriter(), err = new StringWriter();
     Files.createDirectories(dir.resolve("taken"));
     assertEquals(1, backup(dir.resolve("taken"), out, err));

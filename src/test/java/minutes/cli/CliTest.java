@@ -3,12 +3,15 @@ package minutes.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import minutes.TestStore;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CliTest {
   @TempDir Path dir;
   Path config;
+  TestStore store;
 
   record Run(int code, String out, String err) {
     String lastLine() {
@@ -39,7 +43,8 @@ class CliTest {
   @BeforeEach
   void setUp() throws Exception {
     config = dir.resolve("minutes.properties");
-    Files.writeString(config, "db.path=" + dir.resolve("db/minutes.db") + "\nindex.path=" + dir.resolve("index") + "\n");
+    store = TestStore.create(Files.createDirectories(dir.resolve("db")));
+    Files.writeString(config, store.properties() + "index.path=" + dir.resolve("index") + "\n");
     Path fixtures = dir.resolve("fixtures.ndjson");
     try (var in = CliTest.class.getResourceAsStream("/fixtures.ndjson")) {
       Files.copy(in, fixtures);
@@ -49,8 +54,14 @@ class CliTest {
     assertTrue(imported.out().contains("6 meetings"), imported.out());
   }
 
+  @AfterEach
+  void dropDatabase() {
+    store.close();
+  }
+
   @Test
   void databaseFileIsOwnerOnly() throws Exception {
+    assumeFalse(store.isPostgres(), "a SQLite file");
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("db/minutes.db"))));
   }
 
@@ -122,11 +133,25 @@ class CliTest {
 
   @Test
   void migrateCreatesANewDatabaseOwnerOnlyAndItsFolder() throws Exception {
+    assumeFalse(store.isPostgres(), "a SQLite file");
     Path fresh = dir.resolve("new/folder/minutes.db");
     Files.writeString(config, "db.path=" + fresh + "\nindex.path=" + dir.resolve("index2") + "\n");
     Run r = run("migrate");
     assertEquals(0, r.code(), r.err());
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+  }
+
+  @Test
+  void migrateAppliesEveryMigrationToAnEmptyDatabaseOnce() throws Exception {
+    try (TestStore empty = TestStore.create(Files.createDirectories(dir.resolve("empty")))) {
+      Files.writeString(config, empty.properties() + "index.path=" + dir.resolve("index2") + "\n");
+      Run first = run("migrate");
+      assertEquals(0, first.code(), first.err());
+      assertTrue(first.out().startsWith("applied ") && first.out().contains("V1__core.sql"), first.out());
+      assertFalse(first.out().contains("password"), first.out());
+      Run again = run("migrate");
+      assertTrue(again.out().contains("up to date"), again.out());
+    }
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import minutes.TestStore;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +41,7 @@ class ShutdownTest {
   private static final Pattern SERVING = Pattern.compile("minutes is serving on http://127\\.0\\.0\\.1:(\\d+)");
 
   @TempDir Path dir;
+  private TestStore store;
   private Process server;
   private Socket stalled;
 
@@ -49,7 +51,8 @@ class ShutdownTest {
     try (var in = ShutdownTest.class.getResourceAsStream("/fixtures.ndjson")) {
       Files.copy(in, data);
     }
-    new Importer(dir.resolve("minutes.db"), Importer.Progress.NONE).run(List.of(data));
+    store = TestStore.create(dir);
+    new Importer(store.store(), Importer.Progress.NONE).run(List.of(data));
   }
 
   @AfterEach
@@ -59,12 +62,13 @@ class ShutdownTest {
       server.destroyForcibly();
       server.waitFor(10, TimeUnit.SECONDS);
     }
+    if (store != null) store.close();
   }
 
   /** Starts serve with the given drain bound and returns its port. */
   private int start(int shutdownSeconds) throws Exception {
     Path config = dir.resolve("minutes.properties");
-    Files.writeString(config, "http.port=0\ndb.path=" + dir.resolve("minutes.db") + "\nindex.path=" + dir.resolve("index")
+    Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index")
         + "\nhttp.shutdown_seconds=" + shutdownSeconds + "\n");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),

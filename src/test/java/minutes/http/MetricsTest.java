@@ -69,7 +69,7 @@ class MetricsTest {
       Files.writeString(file, "{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + UUID.randomUUID()
           + "\",\"title\":\"Metrics check\",\"platform\":\"zoom\",\"source\":\"calendar\",\"status\":\"ready\","
           + "\"created_at\":\"2026-03-01T12:00:00Z\"}\n");
-      new Importer(locked.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+      new Importer(locked.store(), Importer.Progress.NONE).run(List.of(file));
     } finally {
       Files.delete(file);
     }

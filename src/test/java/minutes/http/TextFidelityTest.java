@@ -44,7 +44,7 @@ class TextFidelityTest {
     Path file = Files.createTempFile("minutes-text-", ".ndjson");
     try {
       Files.writeString(file, Json.MAPPER.writeValueAsString(line) + "\n");
-      new Importer(api.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+      new Importer(api.store(), Importer.Progress.NONE).run(List.of(file));
     } finally {
       Files.delete(file);
     }

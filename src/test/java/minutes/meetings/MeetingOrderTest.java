@@ -16,7 +16,9 @@ import minutes.http.Json;
 import minutes.http.Pagination;
 import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.TestStore;
 import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Importer;
 import minutes.store.RawJson;
 import minutes.store.Times;
@@ -57,10 +59,14 @@ class MeetingOrderTest {
     }
     Path file = dir.resolve("data.ndjson");
     Files.write(file, lines);
-    Path dbPath = dir.resolve("m.db");
-    new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
+    try (TestStore store = TestStore.create(dir)) {
+      new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
+      compare(store.store(), random);
+    }
+  }
 
-    try (Db db = Db.open(dbPath, 2); MeetingOrder index = new MeetingOrder(db); Connection c = db.read()) {
+  private static void compare(Store store, SplittableRandom random) throws Exception {
+    try (Db db = Db.open(store, 2); MeetingOrder index = new MeetingOrder(db); Connection c = db.read()) {
       index.buildNow();
       MeetingsApi api = new MeetingsApi(index, new Totals());
       long version = Db.dataVersion(c);

@@ -29,7 +29,7 @@ import minutes.cli.Cli;
 import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Db;
+import minutes.TestStore;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +47,7 @@ class DamagedIndexTest {
   private static final String M1 = minutes.Fixtures.M1;
 
   @TempDir Path dir;
+  private TestStore store;
   private Config config;
   private Path props;
   private String key;
@@ -57,17 +58,23 @@ class DamagedIndexTest {
 
   private void load() throws Exception {
     props = dir.resolve("minutes.properties");
-    Files.writeString(props, "http.port=0\ndb.path=" + dir.resolve("minutes.db") + "\nindex.path=" + dir.resolve("index") + "\n");
+    store = TestStore.create(dir);
+    Files.writeString(props, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index") + "\n");
     config = Config.load(props, java.util.Map.of());
     Path data = dir.resolve("fixtures.ndjson");
     try (var in = DamagedIndexTest.class.getResourceAsStream("/fixtures.ndjson")) {
       Files.copy(in, data);
     }
-    new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(data));
+    new Importer(store.store(), Importer.Progress.NONE).run(List.of(data));
     minutes.search.SearchIndex.updateAfterImport(config); // builds the first index, as `import` does
-    try (Connection c = Db.openWriter(config.dbPath())) {
+    try (Connection c = store.store().write()) {
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void dropDatabase() {
+    if (store != null) store.close();
   }
 
   @ParameterizedTest
@@ -111,7 +118,7 @@ class DamagedIndexTest {
   @Test
   void databaseAndIndexArePrivateToTheirOwner() throws Exception {
     load();
-    assertEquals(Set.of("OWNER_READ", "OWNER_WRITE"), perms(config.dbPath()));
+    if (!store.isPostgres()) assertEquals(Set.of("OWNER_READ", "OWNER_WRITE"), perms(store.sqliteFile()));
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(config.indexPath())));
   }
 

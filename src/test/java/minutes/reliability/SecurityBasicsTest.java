@@ -16,7 +16,6 @@ import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import minutes.ApiServer;
-import minutes.store.Db;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,15 +32,17 @@ class SecurityBasicsTest {
 
   @Test
   void theDatabaseHoldsNoKeyOnlyItsHash() throws Exception {
-    // Every byte of the database (and its WAL): no secret, in any form a careless store would use.
-    byte[] all = readAll(api.config().dbPath());
-    String text = new String(all, StandardCharsets.ISO_8859_1);
-    for (String name : KEYS) {
-      String secret = api.key(name);
-      assertFalse(text.contains(secret), "the database holds the secret of " + name);
-      assertFalse(text.contains(secret.substring(3)), "the database holds the secret of " + name + " without prefix");
+    if (!api.testStore().isPostgres()) {
+      // Every byte of the database (and its WAL): no secret, in any form a careless store would use.
+      byte[] all = readAll(api.testStore().sqliteFile());
+      String text = new String(all, StandardCharsets.ISO_8859_1);
+      for (String name : KEYS) {
+        String secret = api.key(name);
+        assertFalse(text.contains(secret), "the database holds the secret of " + name);
+        assertFalse(text.contains(secret.substring(3)), "the database holds the secret of " + name + " without prefix");
+      }
     }
-    try (Connection c = Db.openWriter(api.config().dbPath());
+    try (Connection c = api.store().write();
         ResultSet rs = c.createStatement().executeQuery("SELECT length(secret_hash) FROM api_key")) {
       int rows = 0;
       while (rs.next()) {
@@ -119,7 +120,7 @@ class SecurityBasicsTest {
             + "\"status\":\"ready\",\"created_at\":\"2026-03-01T12:00:00Z\"}");
       }
       Files.write(file, lines);
-      new minutes.store.Importer(api.config().dbPath(), minutes.store.Importer.Progress.NONE).run(List.of(file));
+      new minutes.store.Importer(api.store(), minutes.store.Importer.Progress.NONE).run(List.of(file));
     } finally {
       Files.delete(file);
     }
@@ -137,14 +138,16 @@ class SecurityBasicsTest {
 
   @Test
   void theDatabaseFileIsPrivate() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeFalse(api.testStore().isPostgres(), "a SQLite file");
     assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(api.config().dbPath())));
+        Files.getPosixFilePermissions(api.testStore().sqliteFile())));
   }
 
   @Test
   void aBackupIsAsPrivateAsTheDatabase(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeFalse(api.testStore().isPostgres(), "backup copies SQLite");
     Path props = tmp.resolve("minutes.properties");
-    Files.writeString(props, "db.path=" + api.config().dbPath() + "\nindex.path=" + api.config().indexPath() + "\n");
+    Files.writeString(props, api.testStore().properties() + "index.path=" + api.config().indexPath() + "\n");
     Path out = tmp.resolve("backup");
     java.io.StringWriter err = new java.io.StringWriter();
     int code = minutes.cli.Cli.run(new String[] {"backup", "--out", out.toString(), "--config", props.toString()},

@@ -131,7 +131,7 @@ class SearchApiTest {
     Path dir = Files.createTempDirectory("search-api-");
     try {
       new SearchData().meeting("acme", "live-import", "Live import", "2026-03-09T09:00:00Z", List.of("ann@acme.com"),
-          "Quokkas were discussed.", "quokka").importInto(api.config().dbPath(), dir);
+          "Quokkas were discussed.", "quokka").importInto(api.store(), dir);
       long deadline = System.nanoTime() + 2_000_000_000L;
       List<String> found = List.of();
       while (System.nanoTime() < deadline && found.isEmpty()) found = ids(search("quokka", ANN));
@@ -146,7 +146,7 @@ class SearchApiTest {
   @Test
   void reindexUnderAStreamOfSearchesFailsNone() throws Exception {
     Path config = Files.createTempFile("search-api-", ".properties");
-    Files.writeString(config, "db.path=" + api.config().dbPath() + "\nindex.path=" + api.config().indexPath() + "\n");
+    Files.writeString(config, api.testStore().properties() + "index.path=" + api.config().indexPath() + "\n");
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger ok = new AtomicInteger();
     AtomicReference<String> failure = new AtomicReference<>();

@@ -135,7 +135,7 @@ public final class SearchBench {
   static void inProcess(Path dbPath, Path root, Path queryFile, String workspace, int rounds) throws Exception {
     List<String> queries = Files.readAllLines(queryFile);
     Principal p;
-    try (Db db = Db.open(dbPath, 2)) {
+    try (Db db = Db.open(minutes.store.Store.sqlite(dbPath), 2)) {
       try (Connection c = db.read()) {
         p = new Principal("bench", Db.workspaceId(c, workspace).orElseThrow(), null, EnumSet.allOf(Scope.class), Set.of());
       }

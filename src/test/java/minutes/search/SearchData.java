@@ -54,10 +54,10 @@ final class SearchData {
   }
 
   /** Imports what was added so far (and forgets it), as the import command would. */
-  void importInto(Path dbPath, Path dir) throws IOException, java.sql.SQLException {
+  void importInto(minutes.store.Store store, Path dir) throws IOException, java.sql.SQLException {
     Path file = Files.createTempFile(dir, "data-", ".ndjson");
     Files.write(file, lines);
     lines.clear();
-    new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
+    new Importer(store, Importer.Progress.NONE).run(List.of(file));
   }
 }

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import minutes.http.ApiError;
 import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.TestStore;
 import minutes.store.Db;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SearchIndexTest {
   @TempDir static Path dir;
   static Db db;
+  static TestStore testStore;
   static SearchIndex index;
   static Principal acme, other, ann, bob;
 
@@ -71,8 +73,8 @@ class SearchIndexTest {
             "An okapiword was seen.")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
             "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
-        .importInto(dir.resolve("m.db"), dir);
-    db = Db.open(dir.resolve("m.db"), 4);
+        .importInto((testStore = TestStore.create(dir)).store(), dir);
+    db = Db.open(testStore.store(), 4);
     index = SearchIndex.open(dir.resolve("index"), db);
     assertFalse(index.ready());
     index.syncOnce(); // builds the first generation
@@ -89,6 +91,7 @@ class SearchIndexTest {
   static void tearDown() {
     if (index != null) index.close();
     if (db != null) db.close();
+    if (testStore != null) testStore.close();
   }
 
   static long workspaceId(String slug) throws Exception {

@@ -20,7 +20,9 @@ import minutes.config.Config;
 import minutes.http.ApiError;
 import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.TestStore;
 import minutes.store.Db;
+import minutes.store.Store;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,22 +31,25 @@ import org.junit.jupiter.api.io.TempDir;
 /** Keeping the index in step with SQLite: pending changes, crashes, reindex switches, import without a server. */
 class SearchSyncTest {
   @TempDir Path dir;
-  Path dbPath, root;
+  Path root;
+  TestStore testStore;
+  Store store; // every import of a test goes here
   Db db;
   SearchIndex index;
   Principal acme, ann;
 
   @BeforeEach
   void setUp() throws Exception {
-    dbPath = dir.resolve("m.db");
+    testStore = TestStore.create(dir);
+    store = testStore.store();
     root = dir.resolve("index");
     SearchData data = new SearchData().workspace("acme", "ann@acme.com", "bob@acme.com");
     for (int i = 0; i < 20; i++) {
       data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null,
           "alpha bravo number" + i);
     }
-    data.importInto(dbPath, dir);
-    db = Db.open(dbPath, 4);
+    data.importInto(store, dir);
+    db = Db.open(store, 4);
     long ws;
     try (Connection c = db.read()) {
       ws = Db.workspaceId(c, "acme").orElseThrow();
@@ -57,6 +62,7 @@ class SearchSyncTest {
   void tearDown() {
     if (index != null) index.close();
     db.close();
+    testStore.close();
   }
 
   SearchIndex openLive() throws Exception {
@@ -98,7 +104,7 @@ class SearchSyncTest {
     assertEquals(List.of(SearchData.id("m3")), search(ann, "number3"));
     // m3 now visible to bob only, with new words: SQLite changes, the index does not yet.
     new SearchData().meeting("acme", "m3", "Meeting 3", "2026-02-01T09:00:00Z", List.of("bob@acme.com"), null,
-        "charlie delta").importInto(dbPath, dir);
+        "charlie delta").importInto(store, dir);
     assertEquals(List.of(), search(ann, "number3"), "ann must not see it, not even briefly");
     assertEquals(List.of(), search(acme, "number3"), "the old text is gone");
     assertEquals(List.of(), search(acme, "charlie"), "not indexed yet");
@@ -115,7 +121,7 @@ class SearchSyncTest {
     // Same words and length as m0..m19, so the same rank, but newer; applied last, so it is
     // the last document the search visits, after the queue is full and skipping has begun.
     new SearchData().meeting("acme", "newest", "Meeting new", "2026-03-01T09:00:00Z", List.of("ann@acme.com"), null,
-        "alpha bravo numbernew").importInto(dbPath, dir);
+        "alpha bravo numbernew").importInto(store, dir);
     index.syncOnce();
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
@@ -140,10 +146,10 @@ class SearchSyncTest {
     }
     for (int round = 0; round < 2; round++) { // m5 twice, m7 once: three change_log entries
       new SearchData().meeting("acme", "m5", "Meeting 5", "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "echo")
-          .importInto(dbPath, dir);
+          .importInto(store, dir);
     }
     new SearchData().meeting("acme", "m7", "Meeting 7", "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "echo")
-        .importInto(dbPath, dir);
+        .importInto(store, dir);
     try (Connection c = db.read()) {
       assertEquals(List.of(SearchData.id("m5"), SearchData.id("m7")),
           SearchIndex.changedSince(c, seq).stream().map(b -> b.utf8ToString()).toList());
@@ -165,7 +171,7 @@ class SearchSyncTest {
     index.close();
     SearchData more = new SearchData();
     for (int i = 20; i < 50; i++) more.meeting("acme", "m" + i, "Meeting " + i, "2026-02-02T09:00:00Z", List.of(), null, "alpha late" + i);
-    more.importInto(dbPath, dir);
+    more.importInto(store, dir);
     // A sync that wrote half of the changes and died before its commit.
     try (Generation g = Generation.open(root, IndexDirs.current(root)); Connection c = db.read()) {
       List<String> half = new ArrayList<>();
@@ -206,7 +212,7 @@ class SearchSyncTest {
       clients.add(c);
     }
     for (int round = 0; round < 3; round++) {
-      try (Db other = Db.open(dbPath, 1)) { // as the reindex command does, from its own process
+      try (Db other = Db.open(store, 1)) { // as the reindex command does, from its own process
         SearchIndex.rebuild(root, other, 2, SearchIndex.Progress.NONE);
       }
       index.syncOnce(); // the server notices CURRENT and switches
@@ -226,9 +232,11 @@ class SearchSyncTest {
 
   @Test
   void importWithoutAServerUpdatesTheIndexAndLeavesItToARunningOne() throws Exception {
-    Config config = new Config("127.0.0.1", 0, dbPath, root, false, 2, false, "private, no-store", false, 10, null);
+    java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());
+    env.put("MINUTES_INDEX_PATH", root.toString());
+    Config config = Config.load(Files.createFile(dir.resolve("none.properties")), env);
     assertTrue(SearchIndex.updateAfterImport(config).startsWith("search index built"));
-    new SearchData().meeting("acme", "fresh", "Fresh", "2026-02-03T09:00:00Z", List.of(), null, "echo").importInto(dbPath, dir);
+    new SearchData().meeting("acme", "fresh", "Fresh", "2026-02-03T09:00:00Z", List.of(), null, "echo").importInto(store, dir);
     assertEquals("search index updated (1 meetings)", SearchIndex.updateAfterImport(config));
     index = SearchIndex.open(root, db);
     assertEquals(List.of(SearchData.id("fresh")), search(acme, "echo"));
@@ -240,17 +248,22 @@ class SearchSyncTest {
     index = openLive();
     index.close();
     // Same index directory, a different (fresh) database: the index must not be trusted.
-    Path otherDb = dir.resolve("other.db");
-    new SearchData().workspace("acme").meeting("acme", "solo", "Solo", "2026-02-03T09:00:00Z", List.of(), null, "alpha")
-        .importInto(otherDb, dir);
-    try (Db fresh = Db.open(otherDb, 2); Connection c = fresh.write()) {
-      c.createStatement().execute("DELETE FROM change_log"); // seq restarts below the index's
+    Path otherDir = Files.createDirectories(dir.resolve("other"));
+    try (TestStore other = TestStore.create(otherDir)) {
+      new SearchData().workspace("acme").meeting("acme", "solo", "Solo", "2026-02-03T09:00:00Z", List.of(), null, "alpha")
+          .importInto(other.store(), dir);
+      try (Connection c = other.store().write()) {
+        c.createStatement().execute("DELETE FROM change_log"); // seq restarts below the index's
+      }
+      db.close();
+      db = Db.open(other.store(), 2);
+      index = SearchIndex.open(root, db);
+      for (int i = 0; i < 3 && meetingsInIndexOrZero() != 1; i++) index.syncOnce();
+      assertEquals(1, meetingsInIndex());
+      index.close();
+      index = null;
+      db.close(); // before its database is dropped; tearDown's close again is harmless
     }
-    db.close();
-    db = Db.open(otherDb, 2);
-    index = SearchIndex.open(root, db);
-    for (int i = 0; i < 3 && meetingsInIndexOrZero() != 1; i++) index.syncOnce();
-    assertEquals(1, meetingsInIndex());
   }
 
   @Test

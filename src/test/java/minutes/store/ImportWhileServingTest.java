@@ -62,7 +62,7 @@ class ImportWhileServingTest {
     // it ends. A reader that ran wholly before or after the import would check nothing.
     try {
       assertTrue(answered.await(30, TimeUnit.SECONDS), "the reader answered before the import");
-      new Importer(api.config().dbPath(), Importer.Progress.NONE).run(List.of(file));
+      new Importer(api.store(), Importer.Progress.NONE).run(List.of(file));
       // The request after the next one was sent after the import ended.
       int after = requests.get() + 2;
       for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.EnumSet;
 import minutes.App;
+import minutes.TestStore;
 import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
@@ -23,14 +24,23 @@ class PendingMigrationTest {
 
   @Test
   void taskEndpointsAre503UntilMigrateRunsThenServeWithoutRestart() throws Exception {
-    Path db = dir.resolve("minutes.db");
+    try (TestStore testStore = TestStore.create(dir)) {
+      migrateThenServe(testStore);
+    }
+  }
+
+  private void migrateThenServe(TestStore testStore) throws Exception {
+    Store db = testStore.store();
     Migrations.migrateTo(db, "1");
     String key;
-    try (Connection c = Db.openWriter(db)) {
+    try (Connection c = db.write()) {
       c.createStatement().execute("INSERT INTO workspace(slug, name) VALUES ('acme', 'Acme')");
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }
-    Config config = new Config("127.0.0.1", 0, db, dir.resolve("index"), false, 2, false, "private, no-store", false, 10, null);
+    java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());
+    env.putAll(java.util.Map.of("MINUTES_HTTP_PORT", "0", "MINUTES_INDEX_PATH", dir.resolve("index").toString(),
+        "MINUTES_DB_AUTO_MIGRATE", "false"));
+    Config config = Config.load(java.nio.file.Files.createFile(dir.resolve("none.properties")), env);
     try (App app = new App(config).start()) {
       HttpClient client = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + app.port();

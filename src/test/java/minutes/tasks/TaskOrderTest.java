@@ -16,7 +16,9 @@ import java.util.UUID;
 import minutes.http.Pagination;
 import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.TestStore;
 import minutes.store.Db;
+import minutes.store.Store;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,10 +58,14 @@ class TaskOrderTest {
           + new UUID(random.nextLong(), random.nextLong()) + "\",\"content_md\":\"x\",\"generated_at\":\"2026-01-01T00:00:00Z\",\"action_items\":[" + tasks + "]}]}");
     }
     Files.write(file, lines);
-    Path dbPath = dir.resolve("t.db");
-    new Importer(dbPath, Importer.Progress.NONE).run(List.of(file));
+    try (TestStore store = TestStore.create(dir)) {
+      new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
+      compare(store.store(), random, meetingIds);
+    }
+  }
 
-    try (Db db = Db.open(dbPath, 2); TaskOrder index = new TaskOrder(db); Connection c = db.read()) {
+  private static void compare(Store store, SplittableRandom random, List<String> meetingIds) throws Exception {
+    try (Db db = Db.open(store, 2); TaskOrder index = new TaskOrder(db); Connection c = db.read()) {
       index.buildNow();
       long version = Db.dataVersion(c);
       List<Principal> keys = List.of(

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Functions for a throwaway PostgreSQL server on loopback, for tests and the local cluster.
+# Source it, then: pg_start DIR (sets PG_PORT and PG_ADMIN_URL), pg_stop DIR.
+# The server runs as the user "postgres" when we are root (initdb refuses root), with its
+# own data folder, listening on 127.0.0.1 only, on the first free port it can bind.
+
+pg_bin_dir() {
+  local d best=""
+  for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && best="$d"; done
+  [ -n "$best" ] || { echo "PostgreSQL server binaries not found (Debian: apt-get install postgresql)" >&2; return 1; }
+  echo "$best"
+}
+
+# Runs a PostgreSQL program as the server's owner.
+pg_as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# pg_start DIR: initialise DIR (created if missing) and start a server on a free port.
+pg_start() {
+  local dir=$1 bin port attempt
+  bin=$(pg_bin_dir) || return 1
+  mkdir -p "$dir"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+  chmod 700 "$dir"
+  if [ ! -f "$dir/data/PG_VERSION" ]; then
+    pg_as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+      || { cat "$dir/initdb.log" >&2; return 1; }
+  fi
+  for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    port=$(( 20000 + RANDOM % 40000 ))
+    # Throwaway data: no fsync. Sockets in the data folder, so nothing is written outside it.
+    if pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/data -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        start >/dev/null 2>&1; then
+      PG_PORT=$port
+      PG_ADMIN_URL="jdbc:postgresql://127.0.0.1:$port/postgres?user=postgres"
+      export PG_PORT PG_ADMIN_URL
+      return 0
+    fi
+  done
+  echo "could not start PostgreSQL (see $dir/server.log)" >&2
+  tail -n 20 "$dir/server.log" >&2 || true
+  return 1
+}
+
+# pg_stop DIR: stop the server of DIR at once; its data is throwaway.
+pg_stop() {
+  local dir=$1 bin
+  bin=$(pg_bin_dir) || return 0
+  [ -f "$dir/data/postmaster.pid" ] && pg_as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+}
+
+# pg_psql DIR SQL...: runs SQL as the superuser against the server of DIR.
+pg_psql() {
+  local dir=$1; shift
+  "$(pg_bin_dir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"
+}
