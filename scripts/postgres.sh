@@ -24,7 +24,10 @@ pg_start() {
   if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
   chmod 700 "$dir"
   if [ ! -f "$dir/data/PG_VERSION" ]; then
-    pg_as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+    # An English collation, as most servers have, rather than C: the schema must sort text by code
+    # point (as SQLite does) whatever the server's default, and the tests should show it.
+    pg_as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+      --locale-provider=icu --icu-locale=en-US >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; return 1; }
   fi
   for attempt in 1 2 3 4 5 6 7 8 9 10; do

@@ -49,10 +49,16 @@ public final class Db implements AutoCloseable {
   }
 
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
-  public static java.util.Optional<Long> knownDataVersion(Connection c) {
+  public static java.util.Optional<Long> knownDataVersion(Connection c) throws SQLException {
+    // A failed statement ends a PostgreSQL transaction: try it inside a savepoint there, so
+    // that the request's transaction goes on (SQLite's goes on by itself).
+    java.sql.Savepoint before = Dialect.of(c) == Dialect.POSTGRES && !c.getAutoCommit() ? c.setSavepoint() : null;
     try {
-      return java.util.Optional.of(dataVersion(c));
+      java.util.Optional<Long> version = java.util.Optional.of(dataVersion(c));
+      if (before != null) c.releaseSavepoint(before);
+      return version;
     } catch (SQLException noChangeLogYet) {
+      if (before != null) c.rollback(before);
       return java.util.Optional.empty();
     }
   }

@@ -108,7 +108,7 @@ class ShutdownTest {
     assertEquals(0, server.exitValue());
     String log = log();
     assertTrue(log.matches("(?s).*INFO App - minutes \\S+ listening on http://127\\.0\\.0\\.1:\\d+, ready in \\d+ ms "
-        + "\\(\\d+ ms since the JVM started\\); http\\.host=127\\.0\\.0\\.1 .*db\\.path=.*http\\.shutdown_seconds=10 .*"), log);
+        + "\\(\\d+ ms since the JVM started\\); http\\.host=127\\.0\\.0\\.1 .*db\\.(path|url)=.*http\\.shutdown_seconds=10 .*"), log);
     assertTrue(log.contains("SIGTERM: stopping gracefully"), log);
     assertTrue(log.contains("minutes stopped in"), log);
     assertFalse(log.contains("still running"), log);
