@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Functions for a throwaway PostgreSQL server on loopback, for tests and the local cluster.
-# Source it, then: pg_start DIR (sets PG_PORT and PG_ADMIN_URL), pg_stop DIR.
+# Source it, then: pg_start DIR [PORT] (sets PG_PORT and PG_ADMIN_URL), pg_stop DIR.
 # The server runs as the user "postgres" when we are root (initdb refuses root), with its
 # own data folder, listening on 127.0.0.1 only, on the first free port it can bind.
 
@@ -16,9 +16,10 @@ pg_as_owner() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# pg_start DIR: initialise DIR (created if missing) and start a server on a free port.
+# pg_start DIR [PORT]: initialise DIR (created if missing) and start its server on PORT, or on
+# a free port when none is given (a restart passes the port the clients know).
 pg_start() {
-  local dir=$1 bin port attempt
+  local dir=$1 want=${2:-} bin port attempt
   bin=$(pg_bin_dir) || return 1
   mkdir -p "$dir"
   if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
@@ -31,7 +32,7 @@ pg_start() {
       || { cat "$dir/initdb.log" >&2; return 1; }
   fi
   for attempt in 1 2 3 4 5 6 7 8 9 10; do
-    port=$(( 20000 + RANDOM % 40000 ))
+    port=${want:-$(( 20000 + RANDOM % 40000 ))}
     # Throwaway data: no fsync. Sockets in the data folder, so nothing is written outside it.
     if pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
         -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/data -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \

@@ -4,6 +4,7 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
 import java.util.Map;
+import minutes.store.Unreachable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +28,20 @@ public final class ErrorMapper implements HttpHandler {
       next.handleRequest(ex);
     } catch (ApiError e) {
       send(ex, e);
-    } catch (java.sql.SQLTransientConnectionException busy) {
-      // Every pooled connection stayed busy for the pool's timeout: overload, not a fault of
-      // the server's code, and over once the load is. Say so, with when to come back.
-      log.warn("no database connection free on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), busy.getMessage());
-      send(ex, ApiError.unavailable(2, "the server is busy; try again in a few seconds"));
     } catch (Throwable t) {
-      log.error("internal error on {} {}", ex.getRequestMethod(), ex.getRequestPath(), t);
-      send(ex, ApiError.internal(null, "the server failed to answer this request; it has been logged"));
+      if (Unreachable.is(t)) {
+        // PostgreSQL down or restarting: not the request's fault, and over once it is back.
+        log.warn("database not reachable on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), t.toString());
+        send(ex, ApiError.unavailable(5, "the database is not reachable; try again in a few seconds"));
+      } else if (t instanceof java.sql.SQLTransientConnectionException busy) {
+        // Every pooled connection stayed busy for the pool's timeout: overload, not a fault of
+        // the server's code, and over once the load is. Say so, with when to come back.
+        log.warn("no database connection free on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), busy.getMessage());
+        send(ex, ApiError.unavailable(2, "the server is busy; try again in a few seconds"));
+      } else {
+        log.error("internal error on {} {}", ex.getRequestMethod(), ex.getRequestPath(), t);
+        send(ex, ApiError.internal(null, "the server failed to answer this request; it has been logged"));
+      }
     }
   }
 
