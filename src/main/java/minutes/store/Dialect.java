@@ -51,7 +51,7 @@ public enum Dialect {
 
     @Override
     public void lockForWriting(Connection c) {
-      // SQLite lets one writer at a time into the file, from its first write to its commit.
+      // Writers begin IMMEDIATE transactions (Store): SQLite lets one at a time into the file.
     }
   },
 

@@ -172,6 +172,11 @@ public final class Store {
     if (readOnly) {
       cfg.setReadOnly(true);
       cfg.setOpenMode(SQLiteOpenMode.READONLY);
+    } else {
+      // A writer takes the write lock when its transaction begins, not at its first write: a
+      // transaction that read first and then wrote after another writer committed would fail
+      // at once with SQLITE_BUSY instead of waiting its turn (two imports at once did).
+      cfg.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     }
     SQLiteDataSource ds = new SQLiteDataSource(cfg);
     ds.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
