@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
@@ -26,9 +27,11 @@ public final class Db implements AutoCloseable {
 
   private final Path path;
   private final HikariDataSource readPool;
+  private final StatementLimit limit;
 
-  private Db(Path path, int poolSize) {
+  private Db(Path path, int poolSize, StatementLimit limit) {
     this.path = path;
+    this.limit = limit;
     HikariConfig hc = new HikariConfig();
     hc.setDataSource(dataSource(path, true));
     hc.setPoolName("sqlite-read");
@@ -39,9 +42,14 @@ public final class Db implements AutoCloseable {
     readPool = new HikariDataSource(hc);
   }
 
-  /** Opens the database for serving; the file must exist (see {@link #ensureCreated}). */
+  /** Opens the database for commands, without time limits; the file must exist (see {@link #ensureCreated}). */
   public static Db open(Path path, int poolSize) {
-    return new Db(path, poolSize);
+    return new Db(path, poolSize, StatementLimit.NONE);
+  }
+
+  /** Opens the database for serving: {@link #readForRequest} limits each statement to {@code statementTimeout} (zero: no limit). */
+  public static Db open(Path path, int poolSize, Duration statementTimeout) {
+    return new Db(path, poolSize, new StatementLimit(statementTimeout));
   }
 
   /**
@@ -79,9 +87,17 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /** A pooled read-only connection; close it to return it. */
+  /** A pooled read-only connection without a time limit, for background work; close it to return it. */
   public Connection read() throws SQLException {
     return readPool.getConnection();
+  }
+
+  /**
+   * A pooled read-only connection for answering a request: each statement on it stops at the
+   * statement time limit ({@link StatementLimit#isTimeout} tells that failure). Close it to return it.
+   */
+  public Connection readForRequest() throws SQLException {
+    return limit.limit(readPool.getConnection());
   }
 
   /** A new write connection with foreign keys on; the caller owns and closes it. */
