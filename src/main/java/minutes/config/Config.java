@@ -43,9 +43,13 @@ public record Config(
     HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10"),
     // decisions.md "Rate limits and overload": 50 a second per key on average.
     HTTP_RATE_LIMIT_PER_MINUTE("http.rate_limit_per_minute", "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "3000"),
-    // Defaults measured on the 2-core machine: docs/RELIABILITY.md, "Overload".
-    HTTP_MAX_IN_FLIGHT("http.max_in_flight", "MINUTES_HTTP_MAX_IN_FLIGHT", "16"),
-    HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "32"),
+    // Two per core: a request is CPU work (SQLite and Lucene read from memory), and more at once
+    // only made each one slower on the 2-core machine (docs/RELIABILITY.md, "Overload").
+    HTTP_MAX_IN_FLIGHT("http.max_in_flight", "MINUTES_HTTP_MAX_IN_FLIGHT",
+        Integer.toString(2 * Runtime.getRuntime().availableProcessors())),
+    HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "16"),
+    // 25 times the slowest request statement measured at 20,000 meetings (customers, 0.2 s), and
+    // well under the time clients and proxies wait (30-60 s), so they get a clear 503 instead.
     DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000");
 
     final String property;
