@@ -2,6 +2,7 @@
 # minutes: build if needed, then run a command (default: serve).
 #   ./run.sh [serve|import|keys|reindex|migrate|generate] ...   run the service
 #   ./run.sh test                                                 run the whole test suite
+#   ./run.sh aot                                                  JDK 25+: train the start-up cache serve uses
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -39,6 +40,56 @@ build_if_needed() {
   fi
 }
 
+# sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
+SERVE_OPTS="--enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
+# JDK 25+ can start from an ahead-of-time cache (JEP 483/514/515): classes already loaded and
+# linked, and method profiles that let the JIT compile the hot code sooner, so the first requests
+# after a start are fast sooner. `./run.sh aot` trains it; `serve` uses it while it is newer than
+# the jar (the JVM ignores, with a warning, a cache that does not match). MINUTES_AOT=off skips it.
+AOT=target/minutes.aot
+aot_usable() {
+  [ "${MINUTES_AOT:-on}" != off ] && [ -f "$AOT" ] && [ "$AOT" -nt target/minutes.jar ] \
+    && [ "$(java_major "$JAVA_HOME/bin/java")" -ge 25 ]
+}
+
+# The training run: a server on a throw-away copy of the demo data (classes and profiles are what
+# the cache keeps, not data), every endpoint asked a few hundred times, then a clean stop, at
+# which the JVM writes the cache.
+train_aot() {
+  local tmp pid port key i id w
+  tmp=$(mktemp -d)
+  rm -f "$AOT"
+  MINUTES_DB_PATH="$tmp/minutes.db" MINUTES_INDEX_PATH="$tmp/index" MINUTES_HTTP_HOST=127.0.0.1 MINUTES_HTTP_PORT=0 \
+    MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 MINUTES_METRICS_REQUIRE_KEY=false \
+    java $SERVE_OPTS -XX:AOTCacheOutput="$AOT" -jar target/minutes.jar serve --config /dev/null > "$tmp/out" 2> "$tmp/log" &
+  pid=$!
+  for i in $(seq 1 600); do
+    grep -q 'is serving on' "$tmp/out" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { cat "$tmp/log" >&2; rm -rf "$tmp"; exit 1; }
+    sleep 0.1
+  done
+  port=$(sed -n 's/.*is serving on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$tmp/out")
+  key=$(sed -n 's/^  \(mk_[A-Za-z0-9_-]*\)$/\1/p' "$tmp/out" | head -1)
+  for i in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  local base="http://127.0.0.1:$port/api/v1" words=(budget remote design "remote control" meeting plan market data)
+  local ids=($(curl -s -H "Authorization: Bearer $key" "$base/meetings?limit=20" | grep -o '"id":"[^"]*"' | cut -d'"' -f4))
+  [ "${#ids[@]}" -gt 0 ] || { echo "the training server listed no meetings" >&2; kill "$pid"; rm -rf "$tmp"; exit 1; }
+  for i in $(seq 1 150); do
+    id=${ids[$((i % ${#ids[@]}))]}
+    printf 'url = "%s/meetings/%s"\nurl = "%s/meetings/%s/participants"\nurl = "%s/meetings/%s/action-items"\n' \
+      "$base" "$id" "$base" "$id" "$base" "$id"
+    printf 'url = "%s/meetings/%s/transcript?limit=50"\nurl = "%s/meetings?offset=%d"\nurl = "%s/action-items?limit=100"\n' \
+      "$base" "$id" "$base" "$i" "$base"
+    printf 'url = "%s/customers"\nurl = "http://127.0.0.1:%s/healthz"\n' "$base" "$port"
+    for w in "${words[@]}"; do printf 'url = "%s/search?q=%s"\n' "$base" "${w// /%20}"; done
+  done > "$tmp/urls"
+  curl -s -H "Authorization: Bearer $key" -K "$tmp/urls" > /dev/null || true
+  kill -TERM "$pid"; wait "$pid" || true
+  rm -rf "$tmp"
+  [ -f "$AOT" ] || { echo "the JVM wrote no ahead-of-time cache" >&2; exit 1; }
+  echo "ahead-of-time cache written: $AOT ($(du -h "$AOT" | cut -f1)); serve starts with it" >&2
+}
+
 case "${1:-serve}" in
   java-home)   # for scripts (benchmarks) that start the JVM themselves
     echo "$JAVA_HOME"
@@ -48,15 +99,24 @@ case "${1:-serve}" in
     # Once on SQLite and once on a throwaway PostgreSQL server that this starts and stops.
     exec scripts/with-postgres.sh mvn -B verify "$@"
     ;;
+  aot)   # train the ahead-of-time cache (JDK 25+) that serve then starts from
+    build_if_needed
+    v=$(java_major "$JAVA_HOME/bin/java")
+    if [ "$v" -lt 25 ]; then
+      echo "the ahead-of-time cache needs JDK 25 or newer (this is JDK $v); serve starts without it" >&2
+      exit 1
+    fi
+    train_aot
+    ;;
   *)
     build_if_needed
     # Full index builds get a larger heap: a third of it is their indexing buffer, and a
     # larger buffer writes fewer segments, which every search then pays less for.
     case "${1:-serve}" in
-      import|reindex) opts="-Xmx2g -XX:+UseSerialGC" ;;
-      *)              opts="-Xmx512m -XX:+UseSerialGC" ;;
+      import|reindex) opts="--enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:--Xmx2g -XX:+UseSerialGC}" ;;
+      serve)          opts="$SERVE_OPTS"; if aot_usable; then opts="$opts -XX:AOTCache=$AOT"; fi ;;
+      *)              opts="$SERVE_OPTS" ;;
     esac
-    # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
-    exec java --enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:-$opts} -jar target/minutes.jar "$@"
+    exec java $opts -jar target/minutes.jar "$@"
     ;;
 esac

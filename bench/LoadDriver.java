@@ -27,12 +27,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Load driver for bench/load-while-importing.sh (issue 5, part 2): N clients for S seconds,
- * mixing every endpoint with workspace and personal keys, against a running server, while the
- * script imports and reindexes. Counts every non-200 or failed request, measures p50/p99 per
- * endpoint, and spot-checks answers against SQLite (read-only): exact values for meetings that
- * the import does not touch, and "before or after, never in between" for totals the import
- * changes. Prints a Markdown table; exits 1 on any failed request or wrong answer.
+ * Load driver for bench/load-while-importing.sh (issue 5, part 2; issue 15 item 4): N clients
+ * for S seconds, mixing every endpoint with workspace and personal keys, against a running
+ * server, while the script imports and reindexes. Every answer must be a 200 or a clean refusal
+ * (429 rate_limited or 503 unavailable with the error body and Retry-After, after which the
+ * client waits as told); anything else fails. Measures p50/p99 of the accepted requests per
+ * endpoint and overall, and spot-checks answers against SQLite (read-only): exact values for
+ * meetings that the import does not touch, and "before or after, never in between" for totals
+ * the import changes. Prints a Markdown table; exits 1 on any failed request or wrong answer.
  *
  * <p>Run: {@code java -cp 'target/minutes.jar:target/lib/*' bench/LoadDriver.java PORT DB KEYS_FILE CLIENTS SECONDS}
  * where KEYS_FILE has lines {@code name workspace user-or-- key}.
@@ -105,6 +107,12 @@ public class LoadDriver {
               continue;
             }
             long micros = (System.nanoTime() - t0) / 1000;
+            if (r.statusCode() == 429 || r.statusCode() == 503) {
+              // Refused: fine when it is a clean refusal, and the client waits as told, as a real one would.
+              long wait = refused(req[0], k, req[1], r);
+              if (wait > 0) Thread.sleep(Math.min(wait, Math.max(0, (end - System.nanoTime()) / 1_000_000)));
+              continue;
+            }
             long[] arr = mine.computeIfAbsent(req[0], x -> new long[1024]);
             int[] n = sizes.computeIfAbsent(req[0], x -> new int[1]);
             if (n[0] == arr.length) {
@@ -147,20 +155,26 @@ public class LoadDriver {
     }
 
     long total = 0, failed = 0;
-    System.out.printf("| endpoint (%d clients, %d s) | requests | p50 ms | p99 ms | max ms | failed |%n", clients, seconds);
-    System.out.println("|---|---|---|---|---|---|");
+    System.out.printf("| endpoint (%d clients, %d s) | answered 200 | p50 ms | p99 ms | max ms | 429 | 503 | failed |%n",
+        clients, seconds);
+    System.out.println("|---|---|---|---|---|---|---|---|");
     for (var e : new TreeMap<>(latencies).entrySet()) {
       long[] all = e.getValue().stream().flatMapToLong(Arrays::stream).sorted().toArray();
       long f = failures.getOrDefault(e.getKey(), new AtomicLong()).get();
       total += all.length;
       failed += f;
-      System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f | %d |%n", e.getKey(), all.length, pct(all, 50) / 1000.0,
-          pct(all, 99) / 1000.0, all.length == 0 ? 0 : all[all.length - 1] / 1000.0, f);
+      System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f | %,d | %,d | %d |%n", e.getKey(), all.length,
+          pct(all, 50) / 1000.0, pct(all, 99) / 1000.0, all.length == 0 ? 0 : all[all.length - 1] / 1000.0,
+          count(refused429, e.getKey()), count(refused503, e.getKey()), f);
     }
+    long[] accepted = latencies.values().stream().flatMap(List::stream).flatMapToLong(Arrays::stream).sorted().toArray();
     failed += failures.getOrDefault("driver", new AtomicLong()).get();
-    System.out.printf(Locale.ROOT, "%nrequests: %,d (%,.0f/s), failed: %d; answers spot-checked against SQLite: %,d, wrong: %d; "
-        + "totals before/after the import: %s -> %s%n", total, total / (double) seconds, failed, checks.get(), wrong.get(),
-        new TreeMap<>(before), new TreeMap<>(after));
+    long r429 = refused429.values().stream().mapToLong(AtomicLong::get).sum();
+    long r503 = refused503.values().stream().mapToLong(AtomicLong::get).sum();
+    System.out.printf(Locale.ROOT, "%naccepted (200): %,d (%,.0f/s), p50 %.1f ms, p99 %.1f ms; refused cleanly: %,d with 429, "
+        + "%,d with 503; failed: %d; answers spot-checked against SQLite: %,d, wrong: %d; "
+        + "totals before/after the import: %s -> %s%n", total, total / (double) seconds, pct(accepted, 50) / 1000.0,
+        pct(accepted, 99) / 1000.0, r429, r503, failed, checks.get(), wrong.get(), firstKeys(before), firstKeys(after));
     problems.stream().limit(20).forEach(p -> System.out.println("PROBLEM: " + p));
     System.exit(failed == 0 && wrong.get() == 0 ? 0 : 1);
   }
@@ -257,6 +271,44 @@ public class LoadDriver {
           + "WHERE a.is_current = 1 AND m.workspace_id = " + k.workspaceId + vis));
     }
     return t;
+  }
+
+  static final Map<String, AtomicLong> refused429 = new ConcurrentHashMap<>(), refused503 = new ConcurrentHashMap<>();
+
+  /**
+   * A refusal is clean when it is the API's error body with the code of its status and a
+   * Retry-After in whole seconds (a 429 also with the rate-limit headers); anything else is a
+   * failure. Returns how long to wait before the next request, in ms (0 after a failure).
+   */
+  static long refused(String endpoint, Key k, String path, HttpResponse<String> r) {
+    String code = r.statusCode() == 429 ? "rate_limited" : "unavailable";
+    String retry = r.headers().firstValue("Retry-After").orElse("");
+    try {
+      JsonNode e = MAPPER.readTree(r.body()).path("error");
+      boolean clean = e.path("status").asInt() == r.statusCode() && e.path("code").asText().equals(code)
+          && retry.matches("[0-9]+") && (r.statusCode() == 503 || r.headers().firstValue("RateLimit").isPresent());
+      if (clean) {
+        (r.statusCode() == 429 ? refused429 : refused503).computeIfAbsent(endpoint, x -> new AtomicLong()).incrementAndGet();
+        return Long.parseLong(retry) * 1000;
+      }
+    } catch (Exception notJson) {
+      // reported below
+    }
+    fail(endpoint, k.name + " " + path + " -> " + r.statusCode() + " (not a clean refusal) " + r.body());
+    return 0;
+  }
+
+  /** The totals of the first key of each kind (the others of a kind see the same). */
+  static Map<String, Long> firstKeys(Map<String, Long> totals) {
+    Map<String, Long> out = new TreeMap<>();
+    totals.forEach((k, v) -> {
+      if (k.startsWith("ws1-1 ") || k.startsWith("ws2-1 ") || k.startsWith("personal-1 ")) out.put(k, v);
+    });
+    return out;
+  }
+
+  static long count(Map<String, AtomicLong> counts, String endpoint) {
+    return counts.getOrDefault(endpoint, new AtomicLong()).get();
   }
 
   static void fail(String endpoint, String what) {

@@ -24,7 +24,9 @@ import minutes.http.Docs;
 import minutes.http.Drain;
 import minutes.http.ErrorMapper;
 import minutes.http.Health;
+import minutes.http.LoadShedding;
 import minutes.http.Metrics;
+import minutes.http.RateLimit;
 import minutes.http.Routes;
 import minutes.keys.Scope;
 import minutes.meetings.MeetingOrder;
@@ -65,7 +67,7 @@ public final class App implements AutoCloseable {
 
   public App start() {
     long started = System.nanoTime();
-    db = Db.open(Store.of(config), config.dbPoolSize());
+    db = Db.open(Store.of(config), config.dbPoolSize(), Duration.ofMillis(config.limits().statementTimeoutMs()));
     taskOrder = new TaskOrder(db);
     taskOrder.buildInBackground();
     TasksApi tasks = new TasksApi(taskOrder);
@@ -75,7 +77,9 @@ public final class App implements AutoCloseable {
     search = SearchIndex.start(config, db);
     Metrics metrics = new Metrics(db, search);
     Docs docs = new Docs();
-    Routes routes = new Routes(db, config.cacheControl())
+    // One limiter for every keyed entry point, so that a key has one quota however it asks.
+    RateLimit rateLimit = new RateLimit(config.limits().rateLimitPerMinute());
+    Routes routes = new Routes(db, config.cacheControl(), rateLimit)
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, meetings::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
@@ -89,7 +93,7 @@ public final class App implements AutoCloseable {
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
-    HttpHandler answer = new ErrorMapper(exchange -> {
+    HttpHandler answer = new ErrorMapper(metrics, exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
       routes.handler().handleRequest(exchange);
@@ -103,11 +107,14 @@ public final class App implements AutoCloseable {
         answer.handleRequest(exchange);
       }
     };
+    // Before the dispatch to a worker: a request waiting for its turn holds no thread.
+    LoadShedding shedding = new LoadShedding(config.limits().maxInFlight(), config.limits().maxQueued(), api);
+    metrics.watch(shedding);
     // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
         .addEncodingHandler("gzip", new GzipEncodingProvider(), 50,
             Predicates.and(ex -> ex.getRequestMethod().equals(Methods.GET), Predicates.maxContentSize(GZIP_MIN_BYTES))))
-        .setNext(api);
+        .setNext(shedding);
     drain = new Drain(gzip);
     HttpHandler root = new AccessLog(metrics.recording(drain), config.logQueryText());
     server = Undertow.builder()

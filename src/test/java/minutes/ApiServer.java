@@ -46,6 +46,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
 
   private final String fixture;
   private final Map<String, String> settings;
+  private final MoreData more;
   private Path dir;
   private TestStore testStore;
   private Config config;
@@ -66,8 +67,20 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
    * {@code Map.of("MINUTES_METRICS_REQUIRE_KEY", "true")}, read by the real config loader.
    */
   public ApiServer(String fixtureResource, Map<String, String> settings) {
+    this(fixtureResource, settings, out -> { });
+  }
+
+  /** As above, with more NDJSON lines written after the fixture's (e.g. data too large to keep as a file). */
+  public ApiServer(String fixtureResource, Map<String, String> settings, MoreData more) {
     this.fixture = fixtureResource;
     this.settings = settings;
+    this.more = more;
+  }
+
+  /** Writes NDJSON lines to import after the fixture's. */
+  @FunctionalInterface
+  public interface MoreData {
+    void write(java.io.Writer out) throws IOException;
   }
 
   @Override
@@ -84,6 +97,9 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     Path data = dir.resolve("fixtures.ndjson");
     try (var in = ApiServer.class.getResourceAsStream(fixture)) {
       Files.copy(in, data);
+    }
+    try (var out = Files.newBufferedWriter(data, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND)) {
+      more.write(out);
     }
     new Importer(store(), Importer.Progress.NONE).run(List.of(data));
     try (Connection c = store().write()) {

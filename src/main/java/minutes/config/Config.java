@@ -23,6 +23,7 @@ public record Config(
     String cacheControl,
     boolean logQueryText,
     int shutdownSeconds,
+    Limits limits,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -42,7 +43,17 @@ public record Config(
     HTTP_CACHE_CONTROL("http.cache_control", "MINUTES_HTTP_CACHE_CONTROL", "private, no-store"),
     // Search terms can be personal data, so the access log leaves them out unless asked.
     LOG_QUERY_TEXT("log.query_text", "MINUTES_LOG_QUERY_TEXT", "false"),
-    HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10");
+    HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10"),
+    // decisions.md "Rate limits and overload": 50 a second per key on average.
+    HTTP_RATE_LIMIT_PER_MINUTE("http.rate_limit_per_minute", "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "3000"),
+    // Two per core: a request is CPU work (SQLite and Lucene read from memory), and more at once
+    // only made each one slower on the 2-core machine (docs/RELIABILITY.md, "Overload").
+    HTTP_MAX_IN_FLIGHT("http.max_in_flight", "MINUTES_HTTP_MAX_IN_FLIGHT",
+        Integer.toString(2 * Runtime.getRuntime().availableProcessors())),
+    HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "16"),
+    // 25 times the slowest request statement measured at 20,000 meetings (customers, 0.2 s), and
+    // well under the time clients and proxies wait (30-60 s), so they get a clear 503 instead.
+    DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000");
 
     final String property;
     final String env;
@@ -86,7 +97,24 @@ public record Config(
         headerValue(Key.HTTP_CACHE_CONTROL, props, env),
         boolValue(Key.LOG_QUERY_TEXT, props, env),
         intValue(Key.HTTP_SHUTDOWN_SECONDS, props, env, 0, 600),
+        new Limits(
+            intValue(Key.HTTP_RATE_LIMIT_PER_MINUTE, props, env, 0, 1_000_000),
+            intValue(Key.HTTP_MAX_IN_FLIGHT, props, env, 1, 1024),
+            // At least 1: Undertow's RequestLimit reads a queue size of 0 as "unbounded".
+            intValue(Key.HTTP_MAX_QUEUED, props, env, 1, 100_000),
+            intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
         used);
+  }
+
+  /**
+   * How much the server takes on: requests per minute and key (0: no limit), requests answered
+   * at once and waiting to start (beyond both: 503 at once), and the time one database statement
+   * of a request may run (0: no limit).
+   */
+  public record Limits(int rateLimitPerMinute, int maxInFlight, int maxQueued, int statementTimeoutMs) {
+    public static final Limits DEFAULTS = new Limits(Integer.parseInt(Key.HTTP_RATE_LIMIT_PER_MINUTE.defaultValue),
+        Integer.parseInt(Key.HTTP_MAX_IN_FLIGHT.defaultValue), Integer.parseInt(Key.HTTP_MAX_QUEUED.defaultValue),
+        Integer.parseInt(Key.DB_STATEMENT_TIMEOUT_MS.defaultValue));
   }
 
   /** The settings in force, for the start-up log line (nothing here is secret). */
@@ -96,6 +124,8 @@ public record Config(
         + " db.auto_migrate=" + autoMigrate + " db.pool_size=" + dbPoolSize
         + " metrics.require_key=" + metricsRequireKey + " http.cache_control=\"" + cacheControl + "\""
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
+        + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
+        + " http.max_queued=" + limits.maxQueued() + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 

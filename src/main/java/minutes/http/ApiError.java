@@ -48,6 +48,11 @@ public final class ApiError extends RuntimeException {
     return new ApiError(500, "internal_error", field, message, Map.of());
   }
 
+  /** 429: the key is over its rate limit ({@link RateLimit}, decisions.md "Rate limits and overload"). */
+  public static ApiError rateLimited(long retryAfterSeconds, String message) {
+    return new ApiError(429, "rate_limited", null, message, Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+  }
+
   public static ApiError unavailable(int retryAfterSeconds, String message) {
     return new ApiError(503, "unavailable", null, message, Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
   }

@@ -4,21 +4,26 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
 import java.util.Map;
+import minutes.store.StatementLimit;
 import minutes.store.Unreachable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place that turns failures into answers: an {@link ApiError} becomes its JSON body
- * and headers; anything else is logged with the request line and answered with a fixed 500
- * that shows no trace, SQL or path.
+ * and headers; a database statement stopped by its time limit is 503 and counted; anything else
+ * is logged with the request line and answered with a fixed 500 that shows no trace, SQL or path.
  */
 public final class ErrorMapper implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(ErrorMapper.class);
 
+  static final int TIMEOUT_RETRY_AFTER_SECONDS = 2;
+
+  private final Metrics metrics;
   private final HttpHandler next;
 
-  public ErrorMapper(HttpHandler next) {
+  public ErrorMapper(Metrics metrics, HttpHandler next) {
+    this.metrics = metrics;
     this.next = next;
   }
 
@@ -29,7 +34,14 @@ public final class ErrorMapper implements HttpHandler {
     } catch (ApiError e) {
       send(ex, e);
     } catch (Throwable t) {
-      if (Unreachable.is(t)) {
+      if (StatementLimit.isTimeout(t)) {
+        // A query too costly for db.statement_timeout_ms, or a server too busy to finish it in
+        // time: either way the caller may try again, and the connection is free again now.
+        metrics.timedOut("db");
+        log.warn("database statement time limit reached on {} {}", ex.getRequestMethod(), ex.getRequestPath());
+        send(ex, ApiError.unavailable(TIMEOUT_RETRY_AFTER_SECONDS,
+            "the request took longer than the server allows; try again in a few seconds"));
+      } else if (Unreachable.is(t)) {
         // PostgreSQL down or restarting: not the request's fault, and over once it is back.
         log.warn("database not reachable on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), t.toString());
         send(ex, ApiError.unavailable(5, "the database is not reachable; try again in a few seconds"));

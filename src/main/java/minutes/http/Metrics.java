@@ -1,5 +1,6 @@
 package minutes.http;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -68,6 +69,28 @@ public final class Metrics {
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
         .description("Size of the SQLite database file and its write-ahead log").register(registry);
+    timeouts("db"); // shown as 0 from the start, so that a rate over it needs no special case
+  }
+
+  /** Adds the load-shedding counts: requests in flight and waiting now, and those refused at once. */
+  public void watch(LoadShedding shedding) {
+    Gauge.builder("minutes.http.in.flight", shedding, LoadShedding::inFlight)
+        .description("Requests being answered now (without /healthz and /metrics)").register(registry);
+    Gauge.builder("minutes.http.queued", shedding, LoadShedding::queued)
+        .description("Requests waiting for their turn (at most http.max_queued)").register(registry);
+    FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
+        .description("Requests answered 503 at once because http.max_in_flight and http.max_queued were full")
+        .register(registry);
+  }
+
+  /** Counts a request stopped by a time limit; {@code kind} says which ("db"). */
+  public void timedOut(String kind) {
+    timeouts(kind).increment();
+  }
+
+  private Counter timeouts(String kind) {
+    return Counter.builder("minutes.timeouts").description("Requests stopped by a time limit, by kind")
+        .tag("kind", kind).register(registry);
   }
 
   /** Wraps the server so that each completed request is counted under its route template and status. */

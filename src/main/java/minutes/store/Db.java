@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 
 /**
  * The pool of read-only connections a server answers from, over the configured {@link Store}.
@@ -14,17 +15,40 @@ import java.sql.SQLException;
  * count and its page see the same snapshot while another process imports. Thread-safe.
  */
 public final class Db implements AutoCloseable {
-  private final Store store;
-  private final HikariDataSource readPool;
+  /** PostgreSQL: connections for the index sync and the in-memory list orders, apart from requests'. */
+  private static final int BACKGROUND_CONNECTIONS = 3;
 
-  private Db(Store store, int poolSize) {
+  private final Store store;
+  private final HikariDataSource requestPool;
+  private final HikariDataSource backgroundPool;
+  private final StatementLimit limit;
+
+  /**
+   * {@code statementTimeout} limits each statement of {@link #readForRequest}: on SQLite through
+   * {@link StatementLimit}, on PostgreSQL as the request pool's statement_timeout, with a
+   * second, small pool without one for background work.
+   */
+  private Db(Store store, int poolSize, Duration statementTimeout) {
     this.store = store;
-    readPool = new HikariDataSource(store.readPool(poolSize));
+    if (store.dialect() == Dialect.POSTGRES) {
+      requestPool = new HikariDataSource(store.readPool("request", poolSize, statementTimeout));
+      backgroundPool = new HikariDataSource(store.readPool("background", BACKGROUND_CONNECTIONS, Duration.ZERO));
+      limit = StatementLimit.NONE;
+    } else {
+      requestPool = new HikariDataSource(store.readPool("read", poolSize, Duration.ZERO));
+      backgroundPool = requestPool;
+      limit = new StatementLimit(statementTimeout);
+    }
   }
 
-  /** Opens the pool for serving; a SQLite file must exist (see {@link Store#ensureCreated}). */
+  /** Opens the database for commands, without time limits; a SQLite file must exist (see {@link Store#ensureCreated}). */
   public static Db open(Store store, int poolSize) {
-    return new Db(store, poolSize);
+    return new Db(store, poolSize, Duration.ZERO);
+  }
+
+  /** Opens the database for serving: {@link #readForRequest} limits each statement to {@code statementTimeout} (zero: no limit). */
+  public static Db open(Store store, int poolSize, Duration statementTimeout) {
+    return new Db(store, poolSize, statementTimeout);
   }
 
   /**
@@ -39,13 +63,21 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /** A pooled read-only connection; close it to return it. */
+  /** A pooled read-only connection without a time limit, for background work; close it to return it. */
   public Connection read() throws SQLException {
-    return readPool.getConnection();
+    return backgroundPool.getConnection();
   }
 
   public Store store() {
     return store;
+  }
+
+  /**
+   * A pooled read-only connection for answering a request: each statement on it stops at the
+   * statement time limit ({@link StatementLimit#isTimeout} tells that failure). Close it to return it.
+   */
+  public Connection readForRequest() throws SQLException {
+    return limit.limit(requestPool.getConnection());
   }
 
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
@@ -90,6 +122,7 @@ public final class Db implements AutoCloseable {
 
   @Override
   public void close() {
-    readPool.close();
+    if (backgroundPool != requestPool) backgroundPool.close();
+    requestPool.close();
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 import minutes.config.Config;
@@ -145,10 +146,17 @@ public final class Store {
    * would let a count and its page see different imports), and a short wait for a connection,
    * so that a database that is down answers 503 quickly instead of holding requests.
    */
-  HikariConfig readPool(int size) {
+  HikariConfig readPool(String name, int size, Duration statementTimeout) {
     HikariConfig hc = new HikariConfig();
-    hc.setDataSource(file != null ? sqlite(true) : postgres());
-    hc.setPoolName(dialect.migrations + "-read");
+    if (file != null) {
+      hc.setDataSource(sqlite(true));
+    } else {
+      PGSimpleDataSource ds = postgres();
+      // The server ends a statement past the limit (SQLState 57014, StatementLimit.isTimeout).
+      if (!statementTimeout.isZero()) ds.setOptions("-c statement_timeout=" + statementTimeout.toMillis());
+      hc.setDataSource(ds);
+    }
+    hc.setPoolName(dialect.migrations + "-" + name);
     hc.setMaximumPoolSize(size);
     hc.setMinimumIdle(Math.min(2, size));
     hc.setAutoCommit(true);

@@ -17,10 +17,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * interval: a request must never wait for a second connection while holding one.
  */
 class ConcurrencyTest {
-  @RegisterExtension static final ApiServer api = new ApiServer();
+  // Thousands of requests with one key within seconds: above the per-key rate limit, which this
+  // test is not about (RateLimitApiTest is), so it is off here.
+  @RegisterExtension static final ApiServer api =
+      new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "0"));
   /** One pooled connection: a request that asks for a second one while holding it waits forever (deterministically). */
   @RegisterExtension static final ApiServer single =
-      new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_DB_POOL_SIZE", "1", "MINUTES_METRICS_REQUIRE_KEY", "true"));
+      new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_DB_POOL_SIZE", "1", "MINUTES_METRICS_REQUIRE_KEY", "true",
+          "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "0"));
 
   private static final List<String> EVERY_ENDPOINT = List.of("/healthz", "/metrics", "/api/v1/meetings",
       "/api/v1/meetings/" + minutes.Fixtures.M1, "/api/v1/meetings/" + minutes.Fixtures.M1 + "/participants",

@@ -1,0 +1,81 @@
+package minutes.http;
+
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.RequestLimit;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Load shedding (decisions.md "Rate limits and overload"): at most {@code http.max_in_flight}
+ * requests are answered at once and at most {@code http.max_queued} wait for their turn, without
+ * holding a thread; a request beyond both is answered 503 {@code unavailable} with
+ * {@code Retry-After} at once, so that the requests taken on keep their latency instead of all
+ * waiting longer. {@code /healthz} and {@code /metrics} are never shed or queued: they must tell
+ * an operator what is going on precisely when the server is overloaded.
+ *
+ * <p>The queue is Undertow's {@link RequestLimit}; this class adds the exemptions, the error
+ * body and the counts for /metrics. Thread-safe.
+ */
+public final class LoadShedding implements HttpHandler {
+  private static final Set<String> NEVER_SHED = Set.of("/healthz", "/metrics");
+  static final int RETRY_AFTER_SECONDS = 1;
+
+  private final HttpHandler next;
+  private final RequestLimit limit;
+  private final HttpHandler started;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicLong shed = new AtomicLong();
+
+  public LoadShedding(int maxInFlight, int maxQueued, HttpHandler next) {
+    this.next = next;
+    this.limit = new RequestLimit(maxInFlight, maxQueued);
+    this.started = ex -> {
+      queued.decrementAndGet();
+      inFlight.incrementAndGet();
+      ex.addExchangeCompleteListener((done, nextListener) -> {
+        inFlight.decrementAndGet();
+        nextListener.proceed();
+      });
+      next.handleRequest(ex);
+    };
+    limit.setFailureHandler(ex -> {
+      queued.decrementAndGet();
+      shed.incrementAndGet();
+      ErrorMapper.send(ex, ApiError.unavailable(RETRY_AFTER_SECONDS,
+          "the server is busy (too many requests at once); try again in a moment"));
+    });
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange ex) throws Exception {
+    if (NEVER_SHED.contains(trimmed(ex.getRequestPath()))) {
+      next.handleRequest(ex);
+      return;
+    }
+    queued.incrementAndGet(); // counted from arrival; it leaves the count when it starts or is shed
+    limit.handleRequest(ex, started);
+  }
+
+  /** The router takes "/healthz/" for "/healthz", so the exemption must too. */
+  private static String trimmed(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+
+  /** Requests being answered now (not counting /healthz and /metrics). */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /** Requests waiting for their turn. */
+  public int queued() {
+    return queued.get();
+  }
+
+  /** Requests answered 503 at once since the start. */
+  public long shed() {
+    return shed.get();
+  }
+}

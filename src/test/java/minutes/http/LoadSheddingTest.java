@@ -1,0 +1,97 @@
+package minutes.http;
+
+import static minutes.ApiServer.ALL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.ApiServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Load shedding over the real server, with one request in flight and one waiting allowed: a
+ * third is answered 503 at once (never queued), /healthz and /metrics still answer, the waiting
+ * one is answered once the first is done, and /metrics counts it all.
+ *
+ * <p>A request stays in flight, deterministically, while its body has not all arrived: the API
+ * answers without reading it, but the exchange completes only when the body is in.
+ */
+class LoadSheddingTest {
+  @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson",
+      Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1"));
+
+  private static double metric(String series) {
+    String body = api.get("/metrics", null).body();
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(body);
+    assertTrue(m.find(), "no " + series + " in:\n" + body);
+    return Double.parseDouble(m.group(1));
+  }
+
+  /** Polls /metrics (which is never shed) until the series has the value; bounded. */
+  private static void awaitMetric(String series, double value) throws InterruptedException {
+    for (int i = 0; i < 500 && metric(series) != value; i++) Thread.sleep(10);
+    assertEquals(value, metric(series), series);
+  }
+
+  private static Socket open(String request) throws IOException {
+    Socket s = new Socket("127.0.0.1", api.uri("/").getPort());
+    s.setSoTimeout(30_000);
+    s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    return s;
+  }
+
+  private static String request(String extraHeaders) {
+    return "GET /api/v1/meetings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + api.key(ALL) + "\r\n"
+        + extraHeaders + "\r\n";
+  }
+
+  /** The status code of the next answer on the socket, its headers and body read to the end. */
+  private static int status(Socket s) throws IOException {
+    InputStream in = s.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) throw new IOException("closed after: " + head);
+      head.append((char) b);
+    }
+    Matcher length = Pattern.compile("(?im)^content-length: *(\\d+)").matcher(head);
+    if (length.find()) in.readNBytes(Integer.parseInt(length.group(1)));
+    return Integer.parseInt(head.substring(9, 12));
+  }
+
+  @Test
+  void beyondInFlightAndQueuedIs503AtOnceWhileHealthAndMetricsAnswer() throws Exception {
+    double shedBefore = metric("minutes_http_shed_total");
+    try (Socket first = open(request("Content-Length: 5\r\n"))) {
+      assertEquals(200, status(first)); // answered, but in flight until its body is in
+      awaitMetric("minutes_http_in_flight", 1);
+      try (Socket second = open(request(""))) {
+        awaitMetric("minutes_http_queued", 1);
+
+        ApiServer.Response third = api.get("/api/v1/meetings", ALL);
+        ErrorShapeTest.assertErrorShape(third, 503, "unavailable");
+        assertEquals(String.valueOf(LoadShedding.RETRY_AFTER_SECONDS), third.header("Retry-After"));
+        ApiServer.Response unkeyed = api.get("/api/v1/openapi.json", null);
+        assertEquals(503, unkeyed.status(), "everything but /healthz and /metrics is shed");
+        assertEquals(200, api.get("/healthz", null).status());
+        assertEquals(shedBefore + 2, metric("minutes_http_shed_total"));
+
+        first.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+        first.getOutputStream().flush();
+        assertEquals(200, status(second), "the waiting request is answered once the first is done");
+      }
+    }
+    awaitMetric("minutes_http_in_flight", 0);
+    awaitMetric("minutes_http_queued", 0);
+    assertEquals(200, api.get("/api/v1/meetings", ALL).status());
+  }
+}

@@ -1,0 +1,61 @@
+package minutes.http;
+
+import static minutes.ApiServer.ALL;
+import static minutes.Fixtures.M1;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.ApiServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * db.statement_timeout_ms over the real server: a request whose query runs past the limit
+ * answers 503 with Retry-After (never 500), is counted as minutes_timeouts_total{kind="db"},
+ * and leaves its connection fit for the next request.
+ */
+class TimeLimitApiTest {
+  static final String LONG = "7d1c55b2-7f0e-4a52-9b7e-0c4f3f6b2a10";
+  static final int SEGMENTS = 200_000;
+
+  // A transcript of 200,000 segments: counting them, and skipping them for the last page, each
+  // take over 10 times the 1 ms a statement may run here on SQLite (15 ms each on the shared
+  // development machine), while every other query of this test stays far below it. PostgreSQL
+  // counts a statement's time from the server's receiving it, planning included: 5 ms there,
+  // still several times below the costly pair and far above a key or meeting lookup.
+  @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson",
+      Map.of("MINUTES_DB_STATEMENT_TIMEOUT_MS", minutes.TestStore.postgres() ? "5" : "1"), out -> {
+        out.write("{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + LONG + "\",\"title\":\"All-day workshop\","
+            + "\"platform\":\"zoom\",\"source\":\"calendar\",\"status\":\"ready\",\"created_at\":\"2026-03-01T12:00:00Z\","
+            + "\"transcript\":[");
+        for (int i = 0; i < SEGMENTS; i++) {
+          out.write((i == 0 ? "" : ",") + "{\"speaker_name\":\"Ann\",\"start_ms\":" + i + ",\"text\":\"yes\"}");
+        }
+        out.write("]}\n");
+      });
+
+  private static double timeouts() {
+    String metrics = api.get("/metrics", null).body();
+    Matcher m = Pattern.compile("(?m)^minutes_timeouts_total\\{kind=\"db\"} (\\S+)$").matcher(metrics);
+    assertTrue(m.find(), metrics);
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void aQueryPastTheLimitIs503WithRetryAfterAndCounted() {
+    double before = timeouts();
+    ApiServer.Response r = api.get("/api/v1/meetings/" + LONG + "/transcript?offset=" + (SEGMENTS - 1), ALL);
+    ErrorShapeTest.assertErrorShape(r, 503, "unavailable");
+    assertEquals(String.valueOf(ErrorMapper.TIMEOUT_RETRY_AFTER_SECONDS), r.header("Retry-After"));
+    assertTrue(r.json().at("/error/field").isNull());
+    assertEquals(before + 1, timeouts());
+
+    // The same key, right after: its connection went back to the pool clean.
+    ApiServer.Response next = api.get("/api/v1/meetings/" + M1, ALL);
+    assertEquals(200, next.status());
+    assertEquals(M1, next.json().get("id").asText());
+  }
+}
