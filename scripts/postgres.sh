@@ -19,7 +19,8 @@ pg_as_owner() {
 # pg_start DIR [PORT]: initialise DIR (created if missing) and start its server on PORT, or on
 # a free port when none is given (a restart passes the port the clients know).
 pg_start() {
-  local dir=$1 want=${2:-} bin port attempt
+  local dir want=${2:-} bin port attempt
+  dir=$(realpath -m "$1") # the server runs in its data folder: a relative path would point elsewhere
   bin=$(pg_bin_dir) || return 1
   mkdir -p "$dir"
   if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
@@ -33,9 +34,12 @@ pg_start() {
   fi
   for attempt in 1 2 3 4 5 6 7 8 9 10; do
     port=${want:-$(( 20000 + RANDOM % 40000 ))}
-    # Throwaway data: no fsync. Sockets in the data folder, so nothing is written outside it.
+    # Throwaway data: no fsync, unless PG_DURABLE=1 (benchmarks compare with a SQLite that
+    # syncs every commit). Sockets in the data folder, so nothing is written outside it.
+    local speed="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    [ "${PG_DURABLE:-}" = 1 ] && speed="-c shared_buffers=256MB"
     if pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/data -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/data $speed -c max_connections=200" \
         start >/dev/null 2>&1; then
       PG_PORT=$port
       PG_ADMIN_URL="jdbc:postgresql://127.0.0.1:$port/postgres?user=postgres"
@@ -50,7 +54,8 @@ pg_start() {
 
 # pg_stop DIR: stop the server of DIR at once; its data is throwaway.
 pg_stop() {
-  local dir=$1 bin
+  local dir bin
+  dir=$(realpath -m "$1")
   bin=$(pg_bin_dir) || return 0
   [ -f "$dir/data/postmaster.pid" ] && pg_as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
 }
