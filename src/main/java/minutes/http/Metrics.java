@@ -1,5 +1,6 @@
 package minutes.http;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -20,7 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import minutes.search.SearchIndex;
+import java.util.function.LongSupplier;
 import minutes.store.Db;
 import minutes.store.Times;
 import org.slf4j.Logger;
@@ -42,17 +43,27 @@ public final class Metrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Db db;
-  private final SearchIndex search;
+  private final IndexState index;
   private volatile Snapshot last = Snapshot.EMPTY;
+
+  /** What the live search index holds: documents, bytes on disk, the change_log seq it has applied. */
+  public record IndexStats(long documents, long bytes, long seq) {}
+
+  /** Reads the live search index's {@link IndexStats}; null while there is none. */
+  @FunctionalInterface
+  public interface IndexState {
+    IndexStats now() throws IOException;
+  }
 
   /** Values read from the database and the index at the start of a scrape; NaN when unknown. */
   private record Snapshot(double documents, double indexBytes, double lagEntries, double lagSeconds, double dbBytes) {
     static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
-  public Metrics(Db db, SearchIndex search) {
+  /** {@code splitSearches}: searches matched on all cores so far. */
+  public Metrics(Db db, IndexState index, LongSupplier splitSearches) {
     this.db = db;
-    this.search = search;
+    this.index = index;
     new JvmMemoryMetrics().bindTo(registry);
     Gauge.builder("minutes.index.documents", () -> last.documents())
         .description("Meetings in the live search index").register(registry);
@@ -63,10 +74,19 @@ public final class Metrics {
     Gauge.builder("minutes.index.lag", () -> last.lagSeconds()).baseUnit("seconds")
         .description("Age of the oldest change the search index has not applied yet (0 when up to date)")
         .register(registry);
-    FunctionCounter.builder("minutes.search.split", search, SearchIndex::splitSearches)
+    FunctionCounter.builder("minutes.search.split", splitSearches, LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
         .description("Size of the SQLite database file and its write-ahead log").register(registry);
+  }
+
+  /**
+   * Counts requests stopped by a time limit, as {@code minutes_timeouts_total{kind="..."}};
+   * {@code kind} names what was stopped (search).
+   */
+  public Counter timeouts(String kind) {
+    return Counter.builder("minutes.timeouts").tag("kind", kind)
+        .description("Requests stopped by a time limit and answered 503, by what was stopped").register(registry);
   }
 
   /** Wraps the server so that each completed request is counted under its route template and status. */
@@ -113,7 +133,7 @@ public final class Metrics {
   private Snapshot snapshot() {
     double documents = Double.NaN, indexBytes = Double.NaN, lagEntries = Double.NaN, lagSeconds = Double.NaN;
     try {
-      SearchIndex.Stats s = search.stats();
+      IndexStats s = index.now();
       if (s != null) {
         documents = s.documents();
         indexBytes = s.bytes();

@@ -23,7 +23,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "11"; // 11: neighbour codes of 75 words, one byte each (10 was an interim layout); 9: pairs joined by a space
+  static final String CURRENT_FORMAT = "12"; // 12: platform, participants and time for the filters; 11: neighbour codes of 75 words, one byte each
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -127,7 +127,7 @@ final class Generation implements Closeable {
    * to new searches. The seq is published last, so a search that reads it and then acquires
    * a searcher gets one at least that fresh.
    */
-  void commit(long newSeq) throws IOException {
+  synchronized void commit(long newSeq) throws IOException {
     writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq), FORMAT, CURRENT_FORMAT).entrySet());
     writer.commit();
     searchers.maybeRefreshBlocking();
@@ -146,6 +146,11 @@ final class Generation implements Closeable {
     } finally {
       release(s);
     }
+  }
+
+  /** Documents of the current searchers and the seq they reflect, read together (a commit changes both). */
+  synchronized long[] documentsAndSeq() throws IOException {
+    return new long[] {numDocs(), seq};
   }
 
   int numDocs() throws IOException {

@@ -68,27 +68,39 @@ final class SplitSearch implements AutoCloseable {
     });
   }
 
-  /** The best {@code limit} hits of query (made from q), split across cores when q is costly. */
-  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException {
-    if (helpers == null || handedOut.get() >= parts - 1 || positions(s.getIndexReader(), q) < splitPositions) {
-      return s.search(query, SearchIndex.collector(limit));
+  /**
+   * The best {@code limit} hits of query (made from q), split across cores when q is costly.
+   * Fails when matching ran past the searcher's time limit, on whichever thread.
+   */
+  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException, SearchUnavailable {
+    IndexSearcher by = s;
+    if (helpers != null && handedOut.get() < parts - 1 && positions(s.getIndexReader(), q) >= splitPositions) {
+      splits.increment();
+      by = splitting(s);
     }
-    splits.increment();
-    return split(s, query, limit);
+    TopFieldDocs top = by.search(query, Hits.collector(limit));
+    // Lucene stops matching at the limit and keeps what it found; part of the hits is no answer.
+    if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
+    return top;
   }
 
-  /** The best {@code limit} hits of query, each core matching its share of the documents. */
-  TopFieldDocs split(IndexSearcher s, Query query, int limit) throws IOException {
-    IndexSearcher split = new IndexSearcher(s.getIndexReader(), this::handOut) {
+  /** A searcher like s whose searches run on all cores, each matching its share of the documents. */
+  IndexSearcher splitting(IndexSearcher s) {
+    return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
         return shares(leaves, parts);
       }
-    };
-    split.setSimilarity(s.getSimilarity());
-    split.setQueryCache(s.getQueryCache());
-    split.setQueryCachingPolicy(s.getQueryCachingPolicy());
-    return split.search(query, SearchIndex.collector(limit));
+    }, s);
+  }
+
+  /** {@code copy}, a new searcher over s's reader, set up as s is: similarity, query cache, time limit. */
+  static IndexSearcher like(IndexSearcher copy, IndexSearcher s) {
+    copy.setSimilarity(s.getSimilarity());
+    copy.setQueryCache(s.getQueryCache());
+    copy.setQueryCachingPolicy(s.getQueryCachingPolicy());
+    copy.setTimeout(s.getTimeout());
+    return copy;
   }
 
   /** Searches split so far (for /metrics). */

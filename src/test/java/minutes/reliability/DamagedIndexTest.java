@@ -64,7 +64,7 @@ class DamagedIndexTest {
       Files.copy(in, data);
     }
     new Importer(config.dbPath(), Importer.Progress.NONE).run(List.of(data));
-    minutes.search.SearchIndex.updateAfterImport(config); // builds the first index, as `import` does
+    minutes.search.IndexBuilds.updateAfterImport(config); // builds the first index, as `import` does
     try (Connection c = Db.openWriter(config.dbPath())) {
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }

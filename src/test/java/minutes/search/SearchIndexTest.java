@@ -101,7 +101,7 @@ class SearchIndexTest {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        return index.search(c, p, SearchQuery.parse(q, index.analyzer()), limit);
+        return SearchData.search(index, c, p, q, limit);
       } finally {
         c.rollback();
       }
@@ -232,7 +232,7 @@ class SearchIndexTest {
       assertFalse(hits.isEmpty(), q);
       for (SearchHit h : hits) {
         assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, q + ": " + h.snippet());
-        Set<String> words = SearchQuery.parse(q, index.analyzer()).words();
+        Set<String> words = SearchApi.query(q, index.analyzer()).words();
         List<String> marks = marked(h.snippet());
         assertFalse(marks.isEmpty(), h.snippet());
         for (String m : marks) {
@@ -315,12 +315,12 @@ class SearchIndexTest {
   @Test
   void qLengthLimits() {
     for (String q : List.of("", " ", "a", " a ", "é", "🙂", "a".repeat(501), "x".repeat(5000))) {
-      ApiError e = assertThrows(ApiError.class, () -> SearchQuery.parse(q, index.analyzer()), q);
+      ApiError e = assertThrows(ApiError.class, () -> SearchApi.query(q, index.analyzer()), q);
       assertEquals(400, e.status());
       assertEquals("q", e.field());
     }
-    assertEquals("ab", SearchQuery.parse("  ab \t", index.analyzer()).text);
-    assertEquals("\uFFFDx", SearchQuery.parse("\uD83Dx", index.analyzer()).text);
+    assertEquals("ab", SearchApi.query("  ab \t", index.analyzer()).text);
+    assertEquals("\uFFFDx", SearchApi.query("\uD83Dx", index.analyzer()).text);
   }
 
   @Test

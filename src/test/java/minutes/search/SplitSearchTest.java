@@ -67,7 +67,7 @@ class SplitSearchTest {
           List<String> viewers = n % 3 == 0 ? List.of(ANN) : n % 3 == 1 ? List.of(ANN, "bob@acme.com") : List.of();
           ids.add(SearchData.id(m.name() + n));
           w.addDocument(new IndexedMeeting(ids.getLast(), n % 7 == 0 ? 2 : 1, viewers, m.name(), "zoom",
-              date, date, date, m.summary(), transcript).toDocument());
+              date, date, date, List.of(), m.summary(), transcript).toDocument());
           texts.add(SearchQuery.analyze(analyzer, transcript));
           n++;
         }
@@ -133,12 +133,12 @@ class SplitSearchTest {
       int[] hits = new int[2];
       for (String text : queries) {
         SearchQuery q = SearchQuery.parse(text, analyzer);
-        List<Query> asKeys = List.of(query(q), SearchIndex.matching(SearchIndex.fields(q), ANNS_KEY, pending));
+        List<Query> asKeys = List.of(query(q), Hits.matching(Hits.fields(q), ANNS_KEY, SearchFilters.NONE, pending));
         for (int key = 0; key < asKeys.size(); key++) {
           for (int limit : new int[] {1, 7, 50}) {
             Query query = asKeys.get(key);
-            List<String> expected = ranked(searcher.search(query, SearchIndex.collector(limit)));
-            assertEquals(expected, ranked(split.split(searcher, query, limit)), text + " as " + query + ", limit " + limit);
+            List<String> expected = ranked(searcher.search(query, Hits.collector(limit)));
+            assertEquals(expected, ranked(split.splitting(searcher).search(query, Hits.collector(limit))), text + " as " + query + ", limit " + limit);
             hits[key] += expected.size();
           }
         }
@@ -166,11 +166,11 @@ class SplitSearchTest {
     SearchQuery phrase = SearchQuery.parse("\"to work together\"", analyzer);
     SearchQuery words = SearchQuery.parse("remote control", analyzer);
     long cost = SplitSearch.positions(reader, phrase);
-    List<String> expected = ranked(searcher.search(query(phrase), SearchIndex.collector(50)));
+    List<String> expected = ranked(searcher.search(query(phrase), Hits.collector(50)));
     try (SplitSearch split = new SplitSearch(2, cost)) {
       assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
       assertEquals(1, split.splits(), "a search reading the threshold's positions is split");
-      assertEquals(ranked(searcher.search(query(words), SearchIndex.collector(50))),
+      assertEquals(ranked(searcher.search(query(words), Hits.collector(50))),
           ranked(split.search(searcher, query(words), words, 50)));
       assertEquals(1, split.splits(), "words alone are not");
 
@@ -201,7 +201,7 @@ class SplitSearchTest {
   }
 
   private static Query query(SearchQuery q) {
-    return SearchIndex.matching(SearchIndex.fields(q), WORKSPACE_KEY, List.of());
+    return Hits.matching(Hits.fields(q), WORKSPACE_KEY, SearchFilters.NONE, List.of());
   }
 
   private static long positions(String q) throws Exception {
