@@ -56,6 +56,10 @@ case "${1:-serve}" in
       *)              opts="-Xmx512m -XX:+UseSerialGC" ;;
     esac
     # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
-    exec java --enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:-$opts} -jar target/minutes.jar "$@"
+    flags=(--enable-native-access=ALL-UNNAMED)
+    # jboss-threads (under Undertow) calls sun.misc.Unsafe, which JDK 24+ warns about on every
+    # start; JDK 23+ knows the switch that allows it quietly, while JDK 21 would refuse to start with it.
+    if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
+    exec java "${flags[@]}" ${MINUTES_JAVA_OPTS:-$opts} -jar target/minutes.jar "$@"
     ;;
 esac
