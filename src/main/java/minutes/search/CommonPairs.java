@@ -10,7 +10,6 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
-import org.apache.lucene.util.ArrayUtil;
 
 /**
  * Pairs of very common words indexed as one extra term ("i think" next to "i" and "think"),
@@ -107,7 +106,7 @@ final class CommonPairs {
 
       void save() {
         length = term.length();
-        chars = ArrayUtil.grow(chars, length);
+        if (chars.length < length) chars = new char[Math.max(length, 2 * chars.length)];
         System.arraycopy(term.buffer(), 0, chars, 0, length);
         start = offset.startOffset();
         end = offset.endOffset();

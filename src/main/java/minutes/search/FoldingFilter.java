@@ -5,7 +5,6 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.lucene.analysis.CharacterUtils;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
@@ -65,7 +64,9 @@ final class FoldingFilter extends TokenFilter {
       if (c >= 'A' && c <= 'Z') b[i] = (char) (c + ('a' - 'A'));
     }
     if (!ascii) {
-      CharacterUtils.toLowerCase(b, 0, len);
+      for (int i = 0; i < len; ) { // by code point: a letter outside the BMP has a lower case too
+        i += Character.toChars(Character.toLowerCase(Character.codePointAt(b, i, len)), b, i);
+      }
       len = german(len);
       b = term.buffer();
       if (folded.length < 4 * len) folded = new char[4 * len];

@@ -1,6 +1,7 @@
 package minutes.search;
 
-import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,8 +18,6 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.store.ByteArrayDataInput;
-import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -96,21 +95,33 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /** A participant's email (null without one) and its domain as the participant table holds it (lower case). */
   record Participant(String email, String domain) {}
 
-  /** The display values of a hit, read back from doc values. */
+  /** The display values of a hit, read back from doc values: each value as its UTF-8 length (-1: null) and bytes. */
   record Meta(String id, String title, String platform, String startsAt, String createdAt) {
     static BytesRef encode(Meta m) {
-      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      for (String s : new String[] {m.id, m.title, m.platform, m.startsAt, m.createdAt}) {
-        out.writeByte((byte) (s == null ? 0 : 1));
-        if (s != null) out.writeString(s);
+      byte[][] values = new byte[5][];
+      int size = 0;
+      String[] strings = {m.id, m.title, m.platform, m.startsAt, m.createdAt};
+      for (int i = 0; i < values.length; i++) {
+        values[i] = strings[i] == null ? null : strings[i].getBytes(StandardCharsets.UTF_8);
+        size += Integer.BYTES + (values[i] == null ? 0 : values[i].length);
       }
-      return new BytesRef(out.toArrayCopy());
+      ByteBuffer out = ByteBuffer.allocate(size);
+      for (byte[] v : values) {
+        out.putInt(v == null ? -1 : v.length);
+        if (v != null) out.put(v);
+      }
+      return new BytesRef(out.array());
     }
 
-    static Meta decode(BytesRef b) throws IOException {
-      ByteArrayDataInput in = new ByteArrayDataInput(b.bytes, b.offset, b.length);
+    static Meta decode(BytesRef b) {
+      ByteBuffer in = ByteBuffer.wrap(b.bytes, b.offset, b.length);
       String[] v = new String[5];
-      for (int i = 0; i < v.length; i++) v[i] = in.readByte() == 0 ? null : in.readString();
+      for (int i = 0; i < v.length; i++) {
+        int length = in.getInt();
+        if (length < 0) continue;
+        v[i] = new String(b.bytes, in.position(), length, StandardCharsets.UTF_8);
+        in.position(in.position() + length);
+      }
       return new Meta(v[0], v[1], v[2], v[3], v[4]);
     }
   }

@@ -8,7 +8,6 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -70,7 +69,7 @@ final class Passages {
     void read(PostingsEnum pe) throws IOException {
       count = pe.freq();
       if (position.length < count) {
-        position = new int[ArrayUtil.oversize(count, Integer.BYTES)];
+        position = new int[Math.max(count, 2 * position.length)];
         start = new int[position.length];
         end = new int[position.length];
       }
@@ -89,9 +88,9 @@ final class Passages {
 
     void add(int s, int e, int c) {
       if (size == start.length) {
-        start = ArrayUtil.grow(start, size + 1);
-        end = ArrayUtil.growExact(end, start.length);
-        clause = ArrayUtil.growExact(clause, start.length);
+        start = Arrays.copyOf(start, 2 * size);
+        end = Arrays.copyOf(end, start.length);
+        clause = Arrays.copyOf(clause, start.length);
       }
       start[size] = s;
       end[size] = e;

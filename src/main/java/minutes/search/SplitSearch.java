@@ -164,7 +164,13 @@ final class SplitSearch implements AutoCloseable {
     return stats;
   }
 
-  /** The leaves cut into n slices of equal document counts, a segment split where a cut falls inside it. */
+  /**
+   * The leaves cut into n slices of equal document counts, a segment split where a cut falls
+   * inside it. Risk: LeafSlice and LeafReaderContextPartition are @lucene.experimental (new in
+   * Lucene 10); SplitSearchTest pins that the slices cover every document once and that split
+   * searches answer exactly as one pass. Lucene's own IndexSearcher.slices was measured against
+   * this (docs/BENCHMARKS.md, 2026-11-25).
+   */
   static LeafSlice[] shares(List<LeafReaderContext> leaves, int n) {
     long total = 0;
     for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
