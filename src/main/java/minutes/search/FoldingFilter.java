@@ -14,9 +14,11 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 /**
  * Normalises a word in one pass: drops a possessive 's, lower-cases, applies the German2
  * umlaut rules (ä = ae, ö = oe, ü = ue, ß = ss), folds other accents to ASCII, and strips an
- * English plural (S-stemmer: ies → y, s → ""). Five Lucene filters do the same; as
- * one, analysis of plain ASCII words (nearly all of them) costs a fifth less of a reindex.
- * One instance per token stream; not thread-safe.
+ * English plural (S-stemmer: ies → y, s → ""), exactly as Lucene's EnglishPossessiveFilter,
+ * LowerCaseFilter, GermanNormalizationFilter, ASCIIFoldingFilter and EnglishMinimalStemFilter
+ * chained (SearchAnalyzerTest compares them over the whole QMSum corpus). One instance per
+ * token stream; not thread-safe. Why one filter: plain ASCII words, nearly all of them, take a
+ * shortcut; reindex CPU -9% (docs/BENCHMARKS.md).
  */
 final class FoldingFilter extends TokenFilter {
   private static final int N = 0; // ordinary
@@ -128,8 +130,7 @@ final class FoldingFilter extends TokenFilter {
 
   /**
    * False when the rules below change nothing: no umlaut or ß, and no "e" after a, o or u.
-   * Most words pass this one comparison per character; the rules' switch was 5% of a
-   * reindex's JFR samples.
+   * Most words pass this one comparison per character instead of the rules' switch.
    */
   private static boolean mayBeGerman(char[] b, int len) {
     for (int i = 0; i < len; i++) {

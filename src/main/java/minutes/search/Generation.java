@@ -65,11 +65,9 @@ final class Generation implements Closeable {
   }
 
   /**
-   * Indexing RAM before a segment is written: a third of the heap, at most 768 MB. Every
-   * search pays per segment for each of its words (a term lookup in each field, a scorer):
-   * at 20,000 meetings, the 28 segments of a 128 MB buffer took plain matching 0.70 ms at
-   * the median, the 4 of a 700 MB buffer 0.24 ms, for the same reindex time. Merging the 28
-   * afterwards cost a reindex 20 s more. The RAM is only taken while indexing.
+   * Indexing RAM before a segment is written: a third of the heap, at most 768 MB, taken only
+   * while indexing. Fewer, larger segments make every search faster, since each pays per
+   * segment for each of its words (figures: docs/BENCHMARKS.md).
    */
   static final double RAM_BUFFER_MB = Math.min(768, Runtime.getRuntime().maxMemory() / 3.0 / (1 << 20));
 

@@ -14,10 +14,10 @@ import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Lucene's default codec with uncompressed stored fields. Snippets read one 2 KB chunk of a
- * transcript; with compression, each read decompressed the whole 40-100 KB document and
- * that, not matching, was most of a search's time. Registered for SPI in META-INF/services
- * (the index records the codec by name). Thread-safe.
+ * Lucene's default codec with uncompressed stored fields, so that a snippet reading one 2 KB
+ * chunk of a transcript reads only that chunk (compressed, each read decompressed the whole
+ * document: docs/BENCHMARKS.md). Registered for SPI in META-INF/services (the index records
+ * the codec by name). Thread-safe.
  */
 public final class MinutesCodec extends FilterCodec {
   static final String NAME = "Minutes104";

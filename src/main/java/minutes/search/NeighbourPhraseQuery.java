@@ -216,8 +216,8 @@ final class NeighbourPhraseQuery extends Query {
    * neighbours, read lazily. {@link #freq} is the word's own count, an upper bound: Lucene's
    * phrase matching prunes documents by it before reading any position (most documents, once
    * the best 50 are in) and reads at most that many positions, getting {@link #NO_MORE} once
-   * the filtered ones are used up. Reading every position up front to count them exactly
-   * was 40% of a "to work" search.
+   * the filtered ones are used up, rather than reading every position up front to count them
+   * exactly.
    */
   private static final class Linked extends PostingsEnum {
     /** After the last filtered position: beyond any real position, and far from overflowing when phrase offsets are added. */

@@ -13,12 +13,11 @@ import org.apache.lucene.util.BytesRef;
 /**
  * Finds where a query matched in one field of one document, from the offsets stored in the
  * postings, and picks the best window for a snippet: the one holding the most different
- * query words. Costs time in proportion to the number of matches, never to the length of
- * the text (a 100 KB transcript is never scanned); a phrase is found through its pair terms
- * where it has them ({@link SearchQuery#layout}), so "I think" reads the few places of
- * "i think", not every "i". Matches live in reused int arrays: a common word has hundreds
- * per document, and one object each was a third of a snippet's cost. One instance per leaf,
- * field and request; not thread-safe.
+ * query words. One instance per leaf, field and request; not thread-safe. Costs time in
+ * proportion to the number of matches, never to the length of the text (a 100 KB transcript
+ * is never scanned); a phrase is found through its pair terms where it has them
+ * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
+ * Matches live in reused int arrays, since a common word has hundreds per document.
  */
 final class Passages {
   /** A matched word or phrase: character offsets into the field's text. */

@@ -19,26 +19,20 @@ import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Runs the costliest searches on all cores, each core matching an equal share of the
- * documents, and every other search on the caller's thread alone. Waking a second thread
- * costs about what half of a typical search saves (measured: splitting every search moved
- * p50 1.69 -> 1.85 ms at 20,000 meetings), but a phrase of frequent words reads their
- * positions in most transcripts, and there the wake-up is noise. Which searches are costly
- * is told before matching from index statistics ({@link #positions}). Answers are the same
- * either way: Lucene merges the parts' top hits in the order a single pass keeps.
+ * Matches the costliest searches on all cores, each core taking an equal share of the
+ * documents, and every other search on the caller's thread alone; the answer is the same
+ * either way (Lucene merges the parts' top hits in the order a single pass keeps).
  * Thread-safe; one per {@link SearchIndex}.
+ *
+ * <p>Why not every search: waking a second thread costs about what half of a typical search
+ * saves, while a phrase of frequent words reads their positions in most transcripts, where the
+ * wake-up is noise. Which searches are costly is told before matching, from index statistics
+ * ({@link #positions}). Figures: docs/BENCHMARKS.md, "Search".
  */
 final class SplitSearch implements AutoCloseable {
-  /**
-   * Transcript positions a search must read, by {@link #positions}, to be split. Measured on
-   * the 300 bench queries at 20,000 meetings: phrases above 50,000 took 1-10 ms to match on
-   * one thread and 0.55-0.75 of that split in two; those below took under 1 ms.
-   */
+  /** Transcript positions a search must read, by {@link #positions}, to be split (calibrated on the bench queries). */
   static final long SPLIT_POSITIONS = 50_000;
-  /**
-   * Parts at most, whatever the cores: measured only with two, and one user's phrase should
-   * not take over a large machine.
-   */
+  /** Parts at most, whatever the cores: one user's phrase should not take over a large machine. */
   static final int MAX_PARTS = 4;
 
   private final int parts;
