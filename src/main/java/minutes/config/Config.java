@@ -41,9 +41,9 @@ public record Config(
     // Search terms can be personal data, so the access log leaves them out unless asked.
     LOG_QUERY_TEXT("log.query_text", "MINUTES_LOG_QUERY_TEXT", "false"),
     HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10"),
-    // Far above any search measured at 20,000 meetings (the slowest under 50 ms), yet short of
-    // a client's usual 5-10 s timeout: only a runaway search reaches it, and it then frees its
-    // thread instead of holding it. See docs/OPERATIONS.md.
+    // Over a hundred times the slowest bench search at 20,000 meetings (about 13 ms), yet short
+    // of a client's usual 5-10 s timeout: only a runaway search reaches it, and it then frees
+    // its thread instead of holding it. See docs/OPERATIONS.md, "Search time limit".
     SEARCH_TIMEOUT_MS("search.timeout_ms", "MINUTES_SEARCH_TIMEOUT_MS", "2000");
 
     final String property;
