@@ -1,7 +1,6 @@
 package minutes.search;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,15 +11,13 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Matches the costliest searches on all cores, each core taking an equal share of the
- * documents, and every other search on the caller's thread alone; the answer is the same
+ * Matches the costliest searches on all cores, each core taking a share of the documents, and every other search on the caller's thread alone; the answer is the same
  * either way (Lucene merges the parts' top hits in the order a single pass keeps).
  * Thread-safe; one per {@link SearchIndex}.
  *
@@ -78,12 +75,20 @@ final class SplitSearch implements AutoCloseable {
     return top;
   }
 
-  /** A searcher like s whose searches run on all cores, each matching its share of the documents. */
+  /**
+   * A searcher like s whose searches run on all cores, each matching a share of the documents:
+   * Lucene's own slicing into slices of at most maxDoc / parts documents, cutting large
+   * segments into partitions. Measured as fast as cutting exact equal shares ourselves
+   * (docs/BENCHMARKS.md, 2026-11-25). Risk: LeafSlice and segment partitions are
+   * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
+   * document once and that split searches answer exactly as one pass.
+   */
   IndexSearcher splitting(IndexSearcher s) {
+    int docsPerPart = Math.max(1, Math.ceilDiv(s.getIndexReader().maxDoc(), parts));
     return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-        return shares(leaves, parts);
+        return IndexSearcher.slices(leaves, docsPerPart, Integer.MAX_VALUE, true);
       }
     }, s);
   }
@@ -156,43 +161,6 @@ final class SplitSearch implements AutoCloseable {
       }
     }
     return stats;
-  }
-
-  /**
-   * The leaves cut into n slices of equal document counts, a segment split where a cut falls
-   * inside it. Risk: LeafSlice and LeafReaderContextPartition are @lucene.experimental (new in
-   * Lucene 10); SplitSearchTest pins that the slices cover every document once and that split
-   * searches answer exactly as one pass. Lucene's own IndexSearcher.slices was measured against
-   * this (docs/BENCHMARKS.md, 2026-11-25).
-   */
-  static LeafSlice[] shares(List<LeafReaderContext> leaves, int n) {
-    long total = 0;
-    for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
-    List<List<LeafReaderContextPartition>> slices = new ArrayList<>();
-    List<LeafReaderContextPartition> current = new ArrayList<>();
-    long seen = 0;
-    int slice = 0;
-    for (LeafReaderContext leaf : leaves) {
-      int maxDoc = leaf.reader().maxDoc(), from = 0;
-      while (from < maxDoc) {
-        long cut = slice + 1 < n ? total * (slice + 1) / n : Long.MAX_VALUE; // where this slice ends
-        int to = (int) Math.min(maxDoc, cut - seen);
-        if (to > from) {
-          current.add(from == 0 && to == maxDoc
-              ? LeafReaderContextPartition.createForEntireSegment(leaf)
-              : LeafReaderContextPartition.createFromAndTo(leaf, from, to));
-          seen += to - from;
-          from = to;
-        }
-        if (seen == cut) {
-          if (!current.isEmpty()) slices.add(current);
-          current = new ArrayList<>();
-          slice++;
-        }
-      }
-    }
-    if (!current.isEmpty()) slices.add(current);
-    return slices.stream().map(LeafSlice::new).toArray(LeafSlice[]::new);
   }
 
   @Override

@@ -11,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.store.Db;
@@ -169,43 +167,31 @@ public final class SearchAB {
 
   // ------------------------------------------------------------------ slices
 
-  /** The phrases of the query set, each matched split in two: SplitSearch.shares against IndexSearcher.slices. */
+  /**
+   * The phrases of the query set matched on one thread and split in two as SplitSearch splits
+   * them. (Until commit 'SplitSearch: Lucene's slices' this compared our own equal shares with
+   * IndexSearcher.slices; see docs/BENCHMARKS.md, 2026-11-25.)
+   */
   static void slices(IndexSearcher shared, Principal p, List<String> queries, int rounds) throws Exception {
     SearchAnalyzer analyzer = new SearchAnalyzer();
     List<String> phrases = queries.stream().filter(q -> q.startsWith("\"")).toList();
-    int total = shared.getIndexReader().maxDoc();
-    ExecutorService helper = Executors.newSingleThreadExecutor();
-    try {
-      IndexSearcher ours = SplitSearch.like(new IndexSearcher(shared.getIndexReader(), helper) {
-        @Override
-        protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-          return SplitSearch.shares(leaves, 2);
-        }
-      }, shared);
-      IndexSearcher lucenes = SplitSearch.like(new IndexSearcher(shared.getIndexReader(), helper) {
-        @Override
-        protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-          return IndexSearcher.slices(leaves, (total + 1) / 2, Integer.MAX_VALUE, true);
-        }
-      }, shared);
-      System.out.printf("slices of %d documents: ours %s, Lucene's %s%n", total, describe(ours.getSlices()),
-          describe(lucenes.getSlices()));
+    try (SplitSearch split = new SplitSearch(2)) {
+      IndexSearcher splitting = split.splitting(shared);
+      System.out.printf("slices of %d documents: %s%n", shared.getIndexReader().maxDoc(), describe(splitting.getSlices()));
       int differ = 0;
       for (String q : phrases) {
         Query query = query(q, analyzer, p);
-        if (!Arrays.equals(ids(ours.search(query, Hits.collector(50)).scoreDocs),
-            ids(lucenes.search(query, Hits.collector(50)).scoreDocs))) {
+        if (!Arrays.equals(ids(shared.search(query, Hits.collector(50)).scoreDocs),
+            ids(splitting.search(query, Hits.collector(50)).scoreDocs))) {
           differ++;
         }
       }
       System.out.printf("phrases answered differently: %d of %d%n", differ, phrases.size());
       Map<String, Variant> variants = new LinkedHashMap<>();
-      variants.put("SplitSearch.shares (ours)", q -> ours.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
-      variants.put("IndexSearcher.slices(leaves, maxDoc/2, -, true) (Lucene's)",
-          q -> lucenes.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
-      report("phrases matched split in two (" + phrases.size() + " phrases)", interleaved(phrases, 5 * rounds, variants));
-    } finally {
-      helper.shutdownNow();
+      variants.put("one thread", q -> shared.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
+      variants.put("split in two (IndexSearcher.slices)",
+          q -> splitting.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
+      report("phrases matched (" + phrases.size() + " phrases)", interleaved(phrases, 5 * rounds, variants));
     }
   }
 
