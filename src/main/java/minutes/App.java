@@ -86,7 +86,7 @@ public final class App implements AutoCloseable {
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
         .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), 
-            new SearchApi(search, config.searchTimeoutMs(), metrics.timeouts("search")::increment)::search)
+            new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search"))::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))
         .open("/api/v1/openapi.json", docs.openApi())
