@@ -40,8 +40,12 @@ build_if_needed() {
   fi
 }
 
+# jboss-threads (under Undertow) calls sun.misc.Unsafe, which JDK 24+ warns about on every
+# start; JDK 23+ knows the switch that allows it quietly, while JDK 21 would refuse to start with it.
+QUIET_UNSAFE=""
+if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then QUIET_UNSAFE="--sun-misc-unsafe-memory-access=allow"; fi
 # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
-SERVE_OPTS="--enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
+SERVE_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
 # JDK 25+ can start from an ahead-of-time cache (JEP 483/514/515): classes already loaded and
 # linked, and method profiles that let the JIT compile the hot code sooner, so the first requests
 # after a start are fast sooner. `./run.sh aot` trains it; `serve` uses it while it is newer than
@@ -113,7 +117,7 @@ case "${1:-serve}" in
     # Full index builds get a larger heap: a third of it is their indexing buffer, and a
     # larger buffer writes fewer segments, which every search then pays less for.
     case "${1:-serve}" in
-      import|reindex) opts="--enable-native-access=ALL-UNNAMED ${MINUTES_JAVA_OPTS:--Xmx2g -XX:+UseSerialGC}" ;;
+      import|reindex) opts="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx2g -XX:+UseSerialGC}" ;;
       serve)          opts="$SERVE_OPTS"; if aot_usable; then opts="$opts -XX:AOTCache=$AOT"; fi ;;
       *)              opts="$SERVE_OPTS" ;;
     esac

@@ -25,8 +25,8 @@ mvn -B -q -DskipTests package >&2
 rm -rf "$OUT/cp" && mkdir -p "$OUT/cp" && cp -r target/classes target/test-classes target/lib "$OUT/cp/"
 CP="$OUT/cp/classes:$OUT/cp/test-classes:$OUT/cp/lib/*"
 JVM=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)   # as run.sh
-RUN=("${JVM[@]}" -cp "$CP" minutes.Main)
-BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.Main)   # import, reindex: as run.sh
+RUN=("${JVM[@]}" -cp "$CP" minutes.cli.Main)
+BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.cli.Main)   # import, reindex: as run.sh
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
 
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
@@ -55,7 +55,7 @@ if [ "${KEEP_QUERIES:-0}" != 1 ] || [ ! -f "$OUT/queries.txt" ]; then
   "${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
 fi
 
-"${JVM[@]}" -cp "$CP" minutes.Main serve > "$OUT/server.log" 2>&1 &
+"${JVM[@]}" -cp "$CP" minutes.cli.Main serve > "$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done

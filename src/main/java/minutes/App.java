@@ -75,7 +75,10 @@ public final class App implements AutoCloseable {
     meetingOrder.buildInBackground();
     MeetingsApi meetings = new MeetingsApi(meetingOrder, new Totals());
     search = SearchIndex.start(config, db);
-    Metrics metrics = new Metrics(db, search);
+    Metrics metrics = new Metrics(db, () -> {
+      SearchIndex.Stats s = search.stats();
+      return s == null ? null : new Metrics.IndexStats(s.documents(), s.bytes(), s.seq());
+    }, search::splitSearches);
     Docs docs = new Docs();
     // One limiter for every keyed entry point, so that a key has one quota however it asks.
     RateLimit rateLimit = new RateLimit(config.limits().rateLimitPerMinute());
@@ -87,7 +90,8 @@ public final class App implements AutoCloseable {
         .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
-        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), new SearchApi(search)::search)
+        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), 
+            new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search"))::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))
         .open("/api/v1/openapi.json", docs.openApi())

@@ -10,7 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.search.SearchIndex;
+import minutes.search.IndexBuilds;
 import minutes.store.Db;
 import minutes.store.Store;
 import org.apache.lucene.index.SegmentInfos;
@@ -67,7 +67,7 @@ final class BackupCommand implements Callable<Integer> {
 
   /** Copies the files of the live generation's latest commit; returns its name, or null when there is none. */
   private static String copyIndex(Path root, Path target) throws IOException {
-    String name = SearchIndex.liveGeneration(root);
+    String name = IndexBuilds.liveGeneration(root);
     if (name == null) return null;
     Path source = root.resolve(name);
     Path dir = target.resolve(name);

@@ -79,7 +79,7 @@ final class ImportCommand implements Callable<Integer> {
         s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.bytes() / 1e6, s.seconds(),
         s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
     try {
-      out.println(minutes.search.SearchIndex.updateAfterImport(config));
+      out.println(minutes.search.IndexBuilds.updateAfterImport(config));
     } catch (java.io.IOException e) {
       // The data is in: say so, or the user takes the import for failed (e.g. a read-only index folder).
       err.println("the import is complete, but the search index could not be updated: " + e.getMessage()

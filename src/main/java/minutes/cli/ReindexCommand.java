@@ -3,7 +3,7 @@ package minutes.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.search.SearchIndex;
+import minutes.search.IndexBuilds;
 import minutes.store.Db;
 import minutes.store.Store;
 import picocli.CommandLine.Command;
@@ -25,10 +25,10 @@ final class ReindexCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ProgressLine bar = new ProgressLine(spec.commandLine().getErr());
     long started = System.nanoTime();
-    int threads = SearchIndex.indexingThreads();
-    SearchIndex.Built b;
+    int threads = IndexBuilds.indexingThreads();
+    IndexBuilds.Built b;
     try (Db db = Db.open(Store.of(config), 1)) {
-      b = SearchIndex.rebuild(config.indexPath(), db, threads, (done, total, chars) -> {
+      b = IndexBuilds.rebuild(config.indexPath(), db, threads, (done, total, chars) -> {
         synchronized (bar) { // called from every indexing thread
           double seconds = (System.nanoTime() - started) / 1e9;
           bar.show("indexing", total == 0 ? 1 : (double) done / total, String.format("%,d of %,d meetings, %,.1f MB, %.1f MB/s",

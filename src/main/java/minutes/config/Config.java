@@ -24,6 +24,7 @@ public record Config(
     boolean logQueryText,
     int shutdownSeconds,
     Limits limits,
+    int searchTimeoutMs,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -44,6 +45,10 @@ public record Config(
     // Search terms can be personal data, so the access log leaves them out unless asked.
     LOG_QUERY_TEXT("log.query_text", "MINUTES_LOG_QUERY_TEXT", "false"),
     HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10"),
+    // Over a hundred times the slowest bench search at 20,000 meetings (about 13 ms), yet short
+    // of a client's usual 5-10 s timeout: only a runaway search reaches it, and it then frees
+    // its thread instead of holding it. See docs/OPERATIONS.md, "Search time limit".
+    SEARCH_TIMEOUT_MS("search.timeout_ms", "MINUTES_SEARCH_TIMEOUT_MS", "2000"),
     // decisions.md "Rate limits and overload": 50 a second per key on average.
     HTTP_RATE_LIMIT_PER_MINUTE("http.rate_limit_per_minute", "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "3000"),
     // Two per core: a request is CPU work (SQLite and Lucene read from memory), and more at once
@@ -103,6 +108,7 @@ public record Config(
             // At least 1: Undertow's RequestLimit reads a queue size of 0 as "unbounded".
             intValue(Key.HTTP_MAX_QUEUED, props, env, 1, 100_000),
             intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
+        intValue(Key.SEARCH_TIMEOUT_MS, props, env, 1, 600_000),
         used);
   }
 
@@ -126,6 +132,7 @@ public record Config(
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
+        + " search.timeout_ms=" + searchTimeoutMs
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 

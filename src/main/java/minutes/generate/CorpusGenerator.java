@@ -7,10 +7,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -23,7 +21,6 @@ import minutes.generate.ImportWriter.Protocol;
 import minutes.generate.ImportWriter.Segment;
 import minutes.generate.ImportWriter.User;
 import minutes.generate.ImportWriter.Workspace;
-import minutes.generate.QmsumCorpus.Turn;
 import minutes.store.Vocabulary;
 
 /**
@@ -56,7 +53,8 @@ public final class CorpusGenerator {
     }
   }
 
-  private record Person(String name, String email, boolean internal) {}
+  /** Someone in a meeting; {@code internal}: of the workspace itself. */
+  record Person(String name, String email, boolean internal) {}
 
   private record Firm(String name, String domain, int index) {}
 
@@ -89,28 +87,22 @@ public final class CorpusGenerator {
   private static final String[] FIRM_SUFFIXES = {"", " GmbH", " Inc.", " Ltd", " AG", " Group"};
   private static final Instant YEAR_START = Instant.parse("2026-01-01T00:00:00Z");
   private static final int EMPLOYEES = 60;
-  // Turns are shuffled within windows this long: the talk stays locally coherent.
-  private static final int WINDOW = 8;
 
   private final QmsumCorpus corpus;
   // Per QMSum meeting, its useful topics as phrases: worked out once, used by every task.
   private final List<List<String>> phrases = new ArrayList<>();
-  private final String[] vocabulary;
+  private final Transcripts transcripts;
 
   /** Prepares the corpus for any number of runs (this takes a moment; runs share it). */
   public CorpusGenerator(QmsumCorpus corpus) {
     this.corpus = corpus;
-    Set<String> words = new HashSet<>();
     for (QmsumCorpus.Meeting m : corpus.meetings()) {
       phrases.add(
           MinutesText.usefulTopics(m.topics()).stream()
               .map(t -> MinutesText.phrase(t.text()))
               .toList());
-      for (Turn t : m.turns()) {
-        collectWords(t.text(), words);
-      }
     }
-    vocabulary = words.stream().sorted().toArray(String[]::new);
+    transcripts = new Transcripts(corpus);
   }
 
   /** Writes workspaces, users and companies, then the meetings; the caller closes {@code out}. */
@@ -161,38 +153,6 @@ public final class CorpusGenerator {
     }
     w.flush();
     return w.counts();
-  }
-
-  /** Hands out the task total over all protocols, uneven but exact in sum. */
-  private static final class TaskBudget {
-    private final long total;
-    private final long protocols;
-    private final long spread;
-    private long handedOut;
-    private long seen;
-
-    TaskBudget(long total, long protocols) {
-      this.total = total;
-      this.protocols = protocols;
-      this.spread = protocols == 0 ? 0 : total / protocols / 2;
-    }
-
-    /**
-     * Follows the even share, plus or minus half an average: each protocol stays within that of
-     * the running target, and the last one takes exactly what is left.
-     */
-    int next(SplittableRandom rnd) {
-      seen++;
-      long target = (long) ((double) total * seen / protocols);
-      if (seen == protocols) {
-        target = total;
-      } else if (spread > 0) {
-        target += rnd.nextLong(-spread, spread + 1);
-      }
-      long count = Math.max(0, Math.min(total, target) - handedOut);
-      handedOut += count;
-      return (int) count;
-    }
   }
 
   private static List<Space> spaces(Options options, SplittableRandom rnd) {
@@ -299,7 +259,7 @@ public final class CorpusGenerator {
       }
     }
 
-    List<Segment> transcript = transcript(options, status, q, attendees, rnd);
+    List<Segment> transcript = transcripts.transcript(options, status, q, attendees, rnd);
     long spokenMs =
         transcript.size() > 2 ? transcript.getLast().endMs() : (30 + rnd.nextInt(60)) * 60_000L;
     Instant time =
@@ -394,137 +354,6 @@ public final class CorpusGenerator {
     String status = MinutesText.taskStatus(verdict, rnd);
     LocalDate due = rnd.nextInt(5) == 0 ? null : day.plusDays(2 + rnd.nextInt(44));
     return new ActionItem(uuid(rnd), text, owner, due, verdict, status);
-  }
-
-  /**
-   * QMSum turns from a random point on, shuffled within short windows, voiced by the attendees
-   * in rotation and with some words swapped, until the size drawn from the range is reached.
-   */
-  private List<Segment> transcript(
-      Options options,
-      String status, QmsumCorpus.Meeting first, List<Person> speakers, SplittableRandom rnd) {
-    long max = options.transcriptMaxKb() * 1024L;
-    if (max == 0) {
-      return List.of();
-    }
-    switch (status) {
-      case "scheduled", "no_bot", "failed" -> {
-        return List.of();
-      }
-      case "no_speech" -> {
-        Person p = speakers.getFirst();
-        return List.of(
-            new Segment(p.name(), p.email(), 0, 1600L, "Hello? Can anyone hear me?"),
-            new Segment(p.name(), p.email(), 4200, 6000L, "Looks like nobody has joined yet."));
-      }
-      default -> {}
-    }
-    long min = options.transcriptMinKb() * 1024L;
-    long target = min + rnd.nextLong(max - min + 1);
-    List<Segment> segments = new ArrayList<>();
-    Map<String, Person> voices = new HashMap<>();
-    int rotation = rnd.nextInt(speakers.size());
-    List<Turn> turns = first.turns();
-    int pos = rnd.nextInt(turns.size());
-    int[] window = new int[WINDOW];
-    long bytes = 0;
-    long clock = 0;
-    while (bytes < target) {
-      int n = Math.min(WINDOW, turns.size() - pos);
-      if (n <= 0) {
-        turns = corpus.meetings().get(rnd.nextInt(corpus.meetings().size())).turns();
-        pos = 0;
-        continue;
-      }
-      for (int k = 0; k < n; k++) {
-        int swap = rnd.nextInt(k + 1);
-        window[k] = window[swap];
-        window[swap] = pos + k;
-      }
-      pos += n;
-      for (int k = 0; k < n && bytes < target; k++) {
-        Turn turn = turns.get(window[k]);
-        String text = turn.text();
-        long length = turn.utf8Length();
-        if (rnd.nextInt(10) == 0) {
-          text = substituteWord(text, rnd);
-          length = QmsumCorpus.utf8Length(text);
-        }
-        if (bytes + length > max) {
-          text = fit(text, max - bytes, min - bytes);
-          if (text.isEmpty()) {
-            return segments;
-          }
-          length = QmsumCorpus.utf8Length(text);
-        }
-        Person who =
-            voices.computeIfAbsent(
-                turn.speaker(), s -> speakers.get((rotation + voices.size()) % speakers.size()));
-        long end = clock + MinutesText.speechMs(text);
-        segments.add(new Segment(who.name(), who.internal() ? who.email() : null, clock, end, text));
-        clock = end + 250 + rnd.nextInt(950);
-        bytes += length;
-      }
-    }
-    return segments;
-  }
-
-  /**
-   * The longest prefix within {@code budget} bytes, cut at a word when that still leaves
-   * {@code need} bytes.
-   */
-  private static String fit(String text, long budget, long need) {
-    int end = 0;
-    long bytes = 0;
-    while (end < text.length()) {
-      int cp = text.codePointAt(end);
-      int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      if (bytes + size > budget) {
-        break;
-      }
-      bytes += size;
-      end += Character.charCount(cp);
-    }
-    int space = text.lastIndexOf(' ', end);
-    if (end < text.length() && space > 0 && QmsumCorpus.utf8Length(text.substring(0, space)) >= need) {
-      end = space;
-    }
-    return text.substring(0, end);
-  }
-
-  /** Swaps one longer word for a word from elsewhere in the corpus, so meetings differ. */
-  private String substituteWord(String text, SplittableRandom rnd) {
-    int from = rnd.nextInt(text.length());
-    while (from < text.length() && Character.isLetter(text.charAt(from))) {
-      from++;
-    }
-    while (from < text.length() && !Character.isLetter(text.charAt(from))) {
-      from++;
-    }
-    int to = from;
-    while (to < text.length() && Character.isLetter(text.charAt(to))) {
-      to++;
-    }
-    if (to - from < 4) {
-      return text;
-    }
-    return text.substring(0, from) + vocabulary[rnd.nextInt(vocabulary.length)] + text.substring(to);
-  }
-
-  private static void collectWords(String text, Set<String> words) {
-    int i = 0;
-    while (i < text.length()) {
-      while (i < text.length() && !Character.isLowerCase(text.charAt(i))) {
-        i++;
-      }
-      int start = i;
-      while (i < text.length() && Character.isLowerCase(text.charAt(i))) {
-        i++;
-      }
-      if (i - start >= 5 && i - start <= 12) {
-        words.add(text.substring(start, i));
-      }
-    }
   }
 
   private static int weighted(SplittableRandom rnd, int[] weights) {

@@ -21,7 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import minutes.search.SearchIndex;
+import java.util.function.LongSupplier;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Times;
@@ -44,17 +44,27 @@ public final class Metrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Db db;
-  private final SearchIndex search;
+  private final IndexState index;
   private volatile Snapshot last = Snapshot.EMPTY;
+
+  /** What the live search index holds: documents, bytes on disk, the change_log seq it has applied. */
+  public record IndexStats(long documents, long bytes, long seq) {}
+
+  /** Reads the live search index's {@link IndexStats}; null while there is none. */
+  @FunctionalInterface
+  public interface IndexState {
+    IndexStats now() throws IOException;
+  }
 
   /** Values read from the database and the index at the start of a scrape; NaN when unknown. */
   private record Snapshot(double documents, double indexBytes, double lagEntries, double lagSeconds, double dbBytes) {
     static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
-  public Metrics(Db db, SearchIndex search) {
+  /** {@code splitSearches}: searches matched on all cores so far. */
+  public Metrics(Db db, IndexState index, LongSupplier splitSearches) {
     this.db = db;
-    this.search = search;
+    this.index = index;
     new JvmMemoryMetrics().bindTo(registry);
     Gauge.builder("minutes.index.documents", () -> last.documents())
         .description("Meetings in the live search index").register(registry);
@@ -65,11 +75,13 @@ public final class Metrics {
     Gauge.builder("minutes.index.lag", () -> last.lagSeconds()).baseUnit("seconds")
         .description("Age of the oldest change the search index has not applied yet (0 when up to date)")
         .register(registry);
-    FunctionCounter.builder("minutes.search.split", search, SearchIndex::splitSearches)
+    FunctionCounter.builder("minutes.search.split", splitSearches, LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
         .description("Size of the SQLite database file and its write-ahead log").register(registry);
-    timeouts("db"); // shown as 0 from the start, so that a rate over it needs no special case
+    // Both shown as 0 from the start, so that a rate over them needs no special case.
+    timeouts("db");
+    timeouts("search");
   }
 
   /** Adds the load-shedding counts: requests in flight and waiting now, and those refused at once. */
@@ -83,7 +95,7 @@ public final class Metrics {
         .register(registry);
   }
 
-  /** Counts a request stopped by a time limit; {@code kind} says which ("db"). */
+  /** Counts a request stopped by a time limit; {@code kind} says which ("db" or "search"). */
   public void timedOut(String kind) {
     timeouts(kind).increment();
   }
@@ -137,7 +149,7 @@ public final class Metrics {
   private Snapshot snapshot() {
     double documents = Double.NaN, indexBytes = Double.NaN, lagEntries = Double.NaN, lagSeconds = Double.NaN;
     try {
-      SearchIndex.Stats s = search.stats();
+      IndexStats s = index.now();
       if (s != null) {
         documents = s.documents();
         indexBytes = s.bytes();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import minutes.store.Emails;
 import minutes.store.Ids;
 import minutes.store.Times;
 
@@ -82,6 +83,15 @@ public final class Params {
       throw ApiError.badParam(name, name + " must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2026-03-02T09:30:00Z");
     }
     return Optional.of(Times.format(t));
+  }
+
+  /** An email address (something@something, no spaces), as given. */
+  public Optional<String> email(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isPresent() && !Emails.isEmail(raw.get())) {
+      throw ApiError.badParam(name, name + " must be an email address such as ann@example.com");
+    }
+    return raw;
   }
 
   public Optional<String> uuid(String name) {

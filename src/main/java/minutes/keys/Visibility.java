@@ -4,11 +4,20 @@ import minutes.store.Emails;
 import minutes.store.Sql;
 
 /**
- * The rows a key may see, as SQL: its workspace, and for a personal key only the meetings
- * that list its user in {@code visible_to}. Every query that reads meetings goes through here.
+ * Which meetings a key may see, defined once: those of its workspace, and for a personal key
+ * only those whose {@code visible_to} lists its user, emails compared as {@link #viewerKey}
+ * does. SQL applies it through {@link #restrict}; the search index and the in-memory list
+ * orders through {@link #of}. Stateless.
  */
 public final class Visibility {
   private Visibility() {}
+
+  /** The rule for one key: its workspace, and the viewer a meeting must list (null: any meeting of the workspace). */
+  public record Rule(long workspaceId, String viewer) {}
+
+  public static Rule of(Principal p) {
+    return new Rule(p.workspaceId(), p.isPersonal() ? viewerKey(p.userEmail()) : null);
+  }
 
   /** Adds the visibility condition for the meeting aliased {@code m}. */
   public static Sql restrict(Sql sql, String meetingAlias, Principal p) {

@@ -53,9 +53,8 @@ public final class MeetingOrder implements AutoCloseable {
     if (held.isEmpty()) return Optional.empty();
     Meetings m = held.get().byWorkspace.get(who.workspaceId());
     if (m == null) return Optional.of(ListOrder.EMPTY);
-    BitSet visible = who.isPersonal()
-        ? held.get().viewers.getOrDefault(who.workspaceId() + " " + Visibility.viewerKey(who.userEmail()), new BitSet())
-        : null;
+    String viewer = Visibility.of(who).viewer();
+    BitSet visible = viewer == null ? null : held.get().viewers.getOrDefault(who.workspaceId() + " " + viewer, new BitSet());
     byte status = Vocabulary.code(Vocabulary.MEETING_STATUSES, f.status());
     byte platform = Vocabulary.code(Vocabulary.PLATFORMS, f.platform());
     byte source = Vocabulary.code(Vocabulary.MEETING_SOURCES, f.source());
@@ -68,7 +67,7 @@ public final class MeetingOrder implements AutoCloseable {
         || title != null;
     // The order does not change the total, so it is not part of the key.
     String filterKey = !filtered ? null : who.workspaceId() + "|"
-        + (visible == null ? "" : Visibility.viewerKey(who.userEmail())) + "|" + status + "|" + platform + "|" + source
+        + (viewer == null ? "" : viewer) + "|" + status + "|" + platform + "|" + source
         + "|" + from + "|" + to + "|" + title;
     ListOrder.Entries entries = new ListOrder.Entries() {
       private int slot(int position) {

@@ -10,14 +10,13 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
-import org.apache.lucene.util.ArrayUtil;
 
 /**
- * Pairs of very common words indexed as one extra term ("i think" next to "i" and "think"),
- * so that a phrase made only of such words ("I think the") is matched through the pairs'
- * short postings instead of the positions of "the" in every meeting: at 20,000 meetings such
- * phrases took 100-400 ms and were the whole p99. A pair sits at its first word's position
- * with increment 0, so positions, phrase frequencies and length norms stay as without it.
+ * Pairs of very common words indexed as one extra term ("i think" next to "i" and "think"): a
+ * pair sits at its first word's position with increment 0, so positions, phrase frequencies
+ * and length norms stay as without it. A phrase made only of such words ("I think the") is
+ * then matched through the pairs' short postings instead of the positions of "the" in every
+ * meeting, which were the whole p99 before (docs/BENCHMARKS.md, "What changed the figures").
  */
 final class CommonPairs {
   private CommonPairs() {}
@@ -31,12 +30,8 @@ final class CommonPairs {
   /**
    * The most frequent words of meeting talk (the 80 most frequent words of the QMSum
    * transcripts, topic words such as "remote" left out: three fifths of all words), plus
-   * German ones, analysed like the index. A phrase with an unlisted word next to a listed one
-   * reads the listed word's positions in every meeting that holds its rarer words: with 60
-   * words, "you go from", "will go" and "or something or" took 15-40 ms at 20,000 meetings.
-   * Pairs cost reindex time and index size in proportion to how often two listed words meet:
-   * 130 words cost a reindex 16% more CPU than 60 did; 80 words cost what 60 did before
-   * {@link Filter} was rewritten.
+   * German ones, analysed like the index. More words make more phrases fast and cost reindex
+   * time and index size in proportion to how often two listed words meet; why 80: BENCHMARKS.md.
    */
   static final CharArraySet WORDS = analysed("""
       the that to it and i a uh yeah you of we so is in have um but for be this on what do are if think
@@ -73,10 +68,10 @@ final class CommonPairs {
 
   /**
    * Adds the pair term after the first of two adjacent common words, and gives every word
-   * its {@link Neighbours} payload. Reads one token ahead, kept in plain fields, not as a
-   * captured State: captureState/restoreState on every common word (half of all words) cost a
-   * reindex more than indexing the pair terms did. Each token is copied once when read ahead
-   * and restored once when its turn comes. One per token stream; not thread-safe.
+   * its {@link Neighbours} payload. One per token stream; not thread-safe. Reads one token
+   * ahead, kept in plain fields, not as a captured State (captureState/restoreState on half of
+   * all words cost more than the pair terms): each token is copied once when read ahead and
+   * restored once when its turn comes.
    */
   static final class Filter extends TokenFilter {
     private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
@@ -107,7 +102,7 @@ final class CommonPairs {
 
       void save() {
         length = term.length();
-        chars = ArrayUtil.grow(chars, length);
+        if (chars.length < length) chars = new char[Math.max(length, 2 * chars.length)];
         System.arraycopy(term.buffer(), 0, chars, 0, length);
         start = offset.startOffset();
         end = offset.endOffset();
@@ -119,10 +114,9 @@ final class CommonPairs {
       }
 
       /**
-       * Puts the token back over the one read after it. Without clearAttributes() (13% of a
-       * reindex's JFR samples with it, though the CPU seconds moved less than run-to-run
-       * noise): every attribute not set here (position length, term frequency) holds the
-       * tokenizer's default for every token, and the caller sets the payload.
+       * Puts the token back over the one read after it, without clearAttributes() (a visible
+       * share of reindex profiles): every attribute not set here (position length, term
+       * frequency) holds the tokenizer's default for every token, and the caller sets the payload.
        */
       void restore() {
         term.copyBuffer(chars, 0, length);

@@ -5,7 +5,6 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.lucene.analysis.CharacterUtils;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
@@ -15,9 +14,11 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 /**
  * Normalises a word in one pass: drops a possessive 's, lower-cases, applies the German2
  * umlaut rules (ä = ae, ö = oe, ü = ue, ß = ss), folds other accents to ASCII, and strips an
- * English plural (S-stemmer: ies → y, s → ""). Five Lucene filters do the same; as
- * one, analysis of plain ASCII words (nearly all of them) costs a fifth less of a reindex.
- * One instance per token stream; not thread-safe.
+ * English plural (S-stemmer: ies → y, s → ""), exactly as Lucene's EnglishPossessiveFilter,
+ * LowerCaseFilter, GermanNormalizationFilter, ASCIIFoldingFilter and EnglishMinimalStemFilter
+ * chained (SearchAnalyzerTest compares them over the whole QMSum corpus). One instance per
+ * token stream; not thread-safe. Why one filter: plain ASCII words, nearly all of them, take a
+ * shortcut; reindex CPU -9% (docs/BENCHMARKS.md).
  */
 final class FoldingFilter extends TokenFilter {
   private static final int N = 0; // ordinary
@@ -65,7 +66,9 @@ final class FoldingFilter extends TokenFilter {
       if (c >= 'A' && c <= 'Z') b[i] = (char) (c + ('a' - 'A'));
     }
     if (!ascii) {
-      CharacterUtils.toLowerCase(b, 0, len);
+      for (int i = 0; i < len; ) { // by code point: a letter outside the BMP has a lower case too
+        i += Character.toChars(Character.toLowerCase(Character.codePointAt(b, i, len)), b, i);
+      }
       len = german(len);
       b = term.buffer();
       if (folded.length < 4 * len) folded = new char[4 * len];
@@ -127,8 +130,7 @@ final class FoldingFilter extends TokenFilter {
 
   /**
    * False when the rules below change nothing: no umlaut or ß, and no "e" after a, o or u.
-   * Most words pass this one comparison per character; the rules' switch was 5% of a
-   * reindex's JFR samples.
+   * Most words pass this one comparison per character instead of the rules' switch.
    */
   private static boolean mayBeGerman(char[] b, int len) {
     for (int i = 0; i < len; i++) {

@@ -23,7 +23,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "11"; // 11: neighbour codes of 75 words, one byte each (10 was an interim layout); 9: pairs joined by a space
+  static final String CURRENT_FORMAT = "12"; // 12: platform, participants and time for the filters; 11: neighbour codes of 75 words, one byte each
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -65,11 +65,9 @@ final class Generation implements Closeable {
   }
 
   /**
-   * Indexing RAM before a segment is written: a third of the heap, at most 768 MB. Every
-   * search pays per segment for each of its words (a term lookup in each field, a scorer):
-   * at 20,000 meetings, the 28 segments of a 128 MB buffer took plain matching 0.70 ms at
-   * the median, the 4 of a 700 MB buffer 0.24 ms, for the same reindex time. Merging the 28
-   * afterwards cost a reindex 20 s more. The RAM is only taken while indexing.
+   * Indexing RAM before a segment is written: a third of the heap, at most 768 MB, taken only
+   * while indexing. Fewer, larger segments make every search faster, since each pays per
+   * segment for each of its words (figures: docs/BENCHMARKS.md).
    */
   static final double RAM_BUFFER_MB = Math.min(768, Runtime.getRuntime().maxMemory() / 3.0 / (1 << 20));
 
@@ -127,7 +125,7 @@ final class Generation implements Closeable {
    * to new searches. The seq is published last, so a search that reads it and then acquires
    * a searcher gets one at least that fresh.
    */
-  void commit(long newSeq) throws IOException {
+  synchronized void commit(long newSeq) throws IOException {
     writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq), FORMAT, CURRENT_FORMAT).entrySet());
     writer.commit();
     searchers.maybeRefreshBlocking();
@@ -146,6 +144,11 @@ final class Generation implements Closeable {
     } finally {
       release(s);
     }
+  }
+
+  /** Documents of the current searchers and the seq they reflect, read together (a commit changes both). */
+  synchronized long[] documentsAndSeq() throws IOException {
+    return new long[] {numDocs(), seq};
   }
 
   int numDocs() throws IOException {

@@ -1,6 +1,7 @@
 package minutes.search;
 
-import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,11 +14,10 @@ import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.store.ByteArrayDataInput;
-import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -28,11 +28,17 @@ import org.apache.lucene.util.BytesRef;
  * never re-analyse them.
  */
 record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
-    String startsAt, String createdAt, String sortAt, String protocol, String transcript) {
+    String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
+    String transcript) {
 
   static final String ID = "id";
   static final String WORKSPACE = "workspace";
   static final String VIEWER = "viewer";
+  /** Filters of GET /search: platform, participants' emails (folded) and domains, and the time as a point. */
+  static final String PLATFORM = "platform";
+  static final String PARTICIPANT = "participant";
+  static final String PARTICIPANT_DOMAIN = "participant_domain";
+  static final String AT = "at";
   static final String TITLE = "title";
   static final String PROTOCOL = "protocol";
   static final String TRANSCRIPT = "transcript";
@@ -64,7 +70,12 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     Document d = new Document();
     d.add(new StringField(ID, id, Field.Store.NO));
     d.add(new StringField(WORKSPACE, Long.toString(workspaceId), Field.Store.NO));
-    for (String v : viewers) d.add(new StringField(VIEWER, viewerTerm(v), Field.Store.NO));
+    for (String v : viewers) d.add(new StringField(VIEWER, Visibility.viewerKey(v), Field.Store.NO));
+    d.add(new StringField(PLATFORM, platform, Field.Store.NO));
+    for (Participant p : participants) {
+      if (p.email() != null) d.add(new StringField(PARTICIPANT, SearchFilters.participantTerm(p.email()), Field.Store.NO));
+      if (p.domain() != null) d.add(new StringField(PARTICIPANT_DOMAIN, p.domain(), Field.Store.NO));
+    }
     d.add(new Field(TITLE, title, TITLE_TYPE));
     if (!protocol.isEmpty()) {
       d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
@@ -75,42 +86,55 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       StoredText.add(d, TRANSCRIPT, transcript);
     }
     d.add(new BinaryDocValuesField(META, Meta.encode(new Meta(id, title, platform, startsAt, createdAt))));
-    d.add(new NumericDocValuesField(SORT_AT, Instant.parse(sortAt).getEpochSecond()));
+    long at = Instant.parse(sortAt).getEpochSecond();
+    d.add(new NumericDocValuesField(SORT_AT, at));
+    d.add(new LongPoint(AT, at));
     return d;
   }
 
-  /** Emails compare as meeting_viewer's COLLATE NOCASE does: the visibility of search and of SQL agree. */
-  static String viewerTerm(String email) {
-    return Visibility.viewerKey(email);
-  }
+  /** A participant's email (null without one) and its domain as the participant table holds it (lower case). */
+  record Participant(String email, String domain) {}
 
-  /** The display values of a hit, read back from doc values. */
+  /** The display values of a hit, read back from doc values: each value as its UTF-8 length (-1: null) and bytes. */
   record Meta(String id, String title, String platform, String startsAt, String createdAt) {
     static BytesRef encode(Meta m) {
-      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      for (String s : new String[] {m.id, m.title, m.platform, m.startsAt, m.createdAt}) {
-        out.writeByte((byte) (s == null ? 0 : 1));
-        if (s != null) out.writeString(s);
+      byte[][] values = new byte[5][];
+      int size = 0;
+      String[] strings = {m.id, m.title, m.platform, m.startsAt, m.createdAt};
+      for (int i = 0; i < values.length; i++) {
+        values[i] = strings[i] == null ? null : strings[i].getBytes(StandardCharsets.UTF_8);
+        size += Integer.BYTES + (values[i] == null ? 0 : values[i].length);
       }
-      return new BytesRef(out.toArrayCopy());
+      ByteBuffer out = ByteBuffer.allocate(size);
+      for (byte[] v : values) {
+        out.putInt(v == null ? -1 : v.length);
+        if (v != null) out.put(v);
+      }
+      return new BytesRef(out.array());
     }
 
-    static Meta decode(BytesRef b) throws IOException {
-      ByteArrayDataInput in = new ByteArrayDataInput(b.bytes, b.offset, b.length);
+    static Meta decode(BytesRef b) {
+      ByteBuffer in = ByteBuffer.wrap(b.bytes, b.offset, b.length);
       String[] v = new String[5];
-      for (int i = 0; i < v.length; i++) v[i] = in.readByte() == 0 ? null : in.readString();
+      for (int i = 0; i < v.length; i++) {
+        int length = in.getInt();
+        if (length < 0) continue;
+        v[i] = new String(b.bytes, in.position(), length, StandardCharsets.UTF_8);
+        in.position(in.position() + length);
+      }
       return new Meta(v[0], v[1], v[2], v[3], v[4]);
     }
   }
 
   /** Reads meetings by id from one connection; null for a meeting that no longer exists. Not thread-safe. */
   static final class Reader implements AutoCloseable {
-    private final PreparedStatement meeting, viewers, protocol, transcript;
+    private final PreparedStatement meeting, viewers, participants, protocol, transcript;
 
     Reader(Connection c) throws SQLException {
       meeting = c.prepareStatement(
           "SELECT workspace_id, title, platform, starts_at, created_at, sort_at FROM meeting WHERE id = ?");
       viewers = c.prepareStatement("SELECT email FROM meeting_viewer WHERE meeting_id = ?");
+      participants = c.prepareStatement("SELECT email, domain FROM participant WHERE meeting_id = ?");
       protocol = c.prepareStatement(
           "SELECT tldr, content_md FROM protocol WHERE meeting_id = ? AND is_current = 1 LIMIT 1");
       transcript = c.prepareStatement("SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx");
@@ -134,6 +158,11 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       try (ResultSet rs = viewers.executeQuery()) {
         while (rs.next()) emails.add(rs.getString(1));
       }
+      List<Participant> people = new ArrayList<>();
+      participants.setString(1, id);
+      try (ResultSet rs = participants.executeQuery()) {
+        while (rs.next()) people.add(new Participant(rs.getString(1), rs.getString(2)));
+      }
       StringBuilder minutes = new StringBuilder();
       protocol.setString(1, id);
       try (ResultSet rs = protocol.executeQuery()) {
@@ -148,7 +177,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       try (ResultSet rs = transcript.executeQuery()) {
         while (rs.next()) MarkdownText.appendCollapsed(spoken, rs.getString(1));
       }
-      return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt,
+      return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,
           minutes.toString(), spoken.toString());
     }
 
@@ -156,6 +185,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     public void close() throws SQLException {
       meeting.close();
       viewers.close();
+      participants.close();
       protocol.close();
       transcript.close();
     }

@@ -25,7 +25,7 @@ final class Indexer {
   /** What was indexed: meetings and characters of text. */
   record Stats(long meetings, long chars) {}
 
-  private static final IndexedMeeting END = new IndexedMeeting("", 0, List.of(), "", "", null, "", "", "", "");
+  private static final IndexedMeeting END = new IndexedMeeting("", 0, List.of(), "", "", null, "", "", List.of(), "", "");
   /** Below this many meetings, threads cost more than they save. */
   private static final int PARALLEL_FROM = 64;
 
@@ -34,7 +34,7 @@ final class Indexer {
    * that they match the change_log sequence the caller read in it). {@code fresh}: the
    * index holds none of them yet, so no delete-by-id is needed.
    */
-  static Stats index(Connection c, List<String> ids, IndexWriter w, boolean fresh, int threads, SearchIndex.Progress progress)
+  static Stats index(Connection c, List<String> ids, IndexWriter w, boolean fresh, int threads, IndexBuilds.Progress progress)
       throws SQLException, IOException {
     try (IndexedMeeting.Reader reader = new IndexedMeeting.Reader(c)) {
       if (ids.size() < PARALLEL_FROM || threads <= 1) return sequential(reader, ids, w, fresh, progress);
@@ -43,7 +43,7 @@ final class Indexer {
   }
 
   private static Stats sequential(IndexedMeeting.Reader reader, List<String> ids, IndexWriter w, boolean fresh,
-      SearchIndex.Progress progress) throws SQLException, IOException {
+      IndexBuilds.Progress progress) throws SQLException, IOException {
     long chars = 0, done = 0;
     for (String id : ids) {
       IndexedMeeting m = reader.read(id);
@@ -55,7 +55,7 @@ final class Indexer {
   }
 
   private static Stats parallel(IndexedMeeting.Reader reader, List<String> ids, IndexWriter w, boolean fresh,
-      int threads, SearchIndex.Progress progress) throws SQLException, IOException {
+      int threads, IndexBuilds.Progress progress) throws SQLException, IOException {
     BlockingQueue<IndexedMeeting> queue = new ArrayBlockingQueue<>(threads * 8);
     AtomicLong done = new AtomicLong(), chars = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {

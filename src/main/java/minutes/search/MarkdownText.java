@@ -25,8 +25,7 @@ final class MarkdownText {
 
   /**
    * Plain text of a Markdown document, whitespace collapsed to single spaces. A pattern runs
-   * only if the character it needs occurs: each run scans the whole text, and the ten of them
-   * were 4% of a reindex's JFR samples on minutes that use few of these marks.
+   * only if the character it needs occurs: each run scans the whole text.
    */
   static String plain(String md) {
     if (md == null || md.isEmpty()) return "";

@@ -11,18 +11,21 @@ import org.apache.lucene.codecs.lucene90.compressing.Lucene90CompressingStoredFi
 import org.apache.lucene.store.ByteBuffersDataInput;
 import org.apache.lucene.store.DataInput;
 import org.apache.lucene.store.DataOutput;
-import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Lucene's default codec with uncompressed stored fields. Snippets read one 2 KB chunk of a
- * transcript; with compression, each read decompressed the whole 40-100 KB document and
- * that, not matching, was most of a search's time. Registered for SPI in META-INF/services
- * (the index records the codec by name). Thread-safe.
+ * Lucene's default codec with uncompressed stored fields, so that a snippet reading one 2 KB
+ * chunk of a transcript reads only that chunk (compressed, each read decompressed the whole
+ * document: docs/BENCHMARKS.md). Registered for SPI in META-INF/services (the index records
+ * the codec by name). Thread-safe.
  */
 public final class MinutesCodec extends FilterCodec {
   static final String NAME = "Minutes104";
 
+  // Risk: the compressing stored fields format and CompressionMode are @lucene.experimental,
+  // and the codec name is written into the index; an upgrade that drops them makes an old index
+  // unreadable, which the server repairs by rebuilding it. MinutesCodecTest pins that stored
+  // text stays uncompressed.
   private final StoredFieldsFormat storedFields =
       new Lucene90CompressingStoredFieldsFormat("MinutesStoredFields", RAW, 16 * 1024, 128, 10);
 
@@ -57,7 +60,7 @@ public final class MinutesCodec extends FilterCodec {
         public void decompress(DataInput in, int originalLength, int offset, int length, BytesRef bytes)
             throws IOException {
           in.skipBytes(offset);
-          bytes.bytes = ArrayUtil.growNoCopy(bytes.bytes, length);
+          if (bytes.bytes.length < length) bytes.bytes = new byte[Math.max(length, 2 * bytes.bytes.length)];
           in.readBytes(bytes.bytes, 0, length);
           bytes.offset = 0;
           bytes.length = length;

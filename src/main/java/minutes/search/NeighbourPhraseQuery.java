@@ -84,6 +84,11 @@ final class NeighbourPhraseQuery extends Query {
           postings[i] = new PhraseQuery.PostingsAndFreq(pe, impacts, t.position(), term);
           cost += PhraseQuery.termPositionsCost(te);
         }
+        // Risk: ExactPhraseMatcher, PhraseWeight, PhraseMatcher and PhraseQuery.PostingsAndFreq
+        // are @lucene.internal, so a Lucene upgrade may change them without notice. Relied on:
+        // exact positions from the (filtered) postings, phrase frequency and block-max skipping
+        // as PhraseQuery has them. NeighbourPhraseQueryTest pins matches, scores, top hits and
+        // explanations against a plain PhraseQuery; a change that breaks this fails it.
         return new ExactPhraseMatcher(postings, scoreMode, scorer, cost);
       }
     };
@@ -110,6 +115,8 @@ final class NeighbourPhraseQuery extends Query {
         TermsEnum te = fieldTerms.iterator();
         if (!te.seekExact(new BytesRef(word.term()))) return null;
         Linked postings = new Linked(te, word, PostingsEnum.POSITIONS);
+        // Risk: ImpactsDISI and MaxScoreCache are @lucene.internal (see the phrase matcher above);
+        // NeighbourPhraseQueryTest's best-five checks pin the skipping they do.
         ImpactsDISI impacts = scoreMode == ScoreMode.TOP_SCORES
             ? new ImpactsDISI(postings, new MaxScoreCache(Linked.bound(te), sim)) : null;
         return new DefaultScorerSupplier(new WordScorer(postings, impacts, sim, context.reader().getNormValues(field),
@@ -209,8 +216,8 @@ final class NeighbourPhraseQuery extends Query {
    * neighbours, read lazily. {@link #freq} is the word's own count, an upper bound: Lucene's
    * phrase matching prunes documents by it before reading any position (most documents, once
    * the best 50 are in) and reads at most that many positions, getting {@link #NO_MORE} once
-   * the filtered ones are used up. Reading every position up front to count them exactly
-   * was 40% of a "to work" search.
+   * the filtered ones are used up, rather than reading every position up front to count them
+   * exactly.
    */
   private static final class Linked extends PostingsEnum {
     /** After the last filtered position: beyond any real position, and far from overflowing when phrase offsets are added. */

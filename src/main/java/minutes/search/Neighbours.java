@@ -10,18 +10,14 @@ import org.apache.lucene.util.BytesRef;
  * of a text carries a payload naming its neighbours, the word just before it and the word
  * just after it, where that word is coded and at least as frequent ({@link #recorded}): one
  * byte for one neighbour, two for both. A phrase such as "the needs" then reads only the
- * positions of "needs" and keeps those whose payload says "the" stands before: at 20,000
- * meetings, reading the positions of "the" in every meeting that says "needs" took 45-60 ms.
- * Pair terms ({@link CommonPairs}) do the same for two very common words side by side, but
- * pairs of a common word with any other word cost a reindex 70% more CPU (four times the
- * distinct terms); a payload adds no term at all.
+ * positions of "needs" and keeps those whose payload says "the" stands before, instead of the
+ * positions of "the" in every meeting that says "needs". Stateless.
  *
- * <p>Indexing pays for payloads by their number and bytes (measured at 20,000 meetings,
- * reindex CPU against 183 s without payloads): codes for 255 words in two bytes on every
- * word that had a coded neighbour cost 221 s, under the 12 MB/s floor; codes for 15 words in
- * one byte cost nothing measurable but left "them as" and "to work well" at 15-20 ms, since
- * "as", "well" and "but" were read in every meeting. The words are part of the index format:
- * changing them needs a new {@link Generation#CURRENT_FORMAT}.
+ * <p>Why payloads and not more pair terms ({@link CommonPairs}): a payload adds no term, while
+ * pairs of a common word with any other word would multiply the distinct terms. Why 75 words
+ * in one byte each: the trade-off between reindex CPU and the phrases left slow, measured in
+ * docs/BENCHMARKS.md ("neighbour codes"). The words are part of the index format: changing
+ * them needs a new {@link Generation#CURRENT_FORMAT}.
  */
 final class Neighbours {
   private Neighbours() {}

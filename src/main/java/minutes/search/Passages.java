@@ -8,18 +8,16 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 
 /**
  * Finds where a query matched in one field of one document, from the offsets stored in the
  * postings, and picks the best window for a snippet: the one holding the most different
- * query words. Costs time in proportion to the number of matches, never to the length of
- * the text (a 100 KB transcript is never scanned); a phrase is found through its pair terms
- * where it has them ({@link SearchQuery#layout}), so "I think" reads the few places of
- * "i think", not every "i". Matches live in reused int arrays: a common word has hundreds
- * per document, and one object each was a third of a snippet's cost. One instance per leaf,
- * field and request; not thread-safe.
+ * query words. One instance per leaf, field and request; not thread-safe. Costs time in
+ * proportion to the number of matches, never to the length of the text (a 100 KB transcript
+ * is never scanned); a phrase is found through its pair terms where it has them
+ * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
+ * Matches live in reused int arrays, since a common word has hundreds per document.
  */
 final class Passages {
   /** A matched word or phrase: character offsets into the field's text. */
@@ -70,7 +68,7 @@ final class Passages {
     void read(PostingsEnum pe) throws IOException {
       count = pe.freq();
       if (position.length < count) {
-        position = new int[ArrayUtil.oversize(count, Integer.BYTES)];
+        position = new int[Math.max(count, 2 * position.length)];
         start = new int[position.length];
         end = new int[position.length];
       }
@@ -89,9 +87,9 @@ final class Passages {
 
     void add(int s, int e, int c) {
       if (size == start.length) {
-        start = ArrayUtil.grow(start, size + 1);
-        end = ArrayUtil.growExact(end, start.length);
-        clause = ArrayUtil.growExact(clause, start.length);
+        start = Arrays.copyOf(start, 2 * size);
+        end = Arrays.copyOf(end, start.length);
+        clause = Arrays.copyOf(clause, start.length);
       }
       start[size] = s;
       end[size] = e;

@@ -27,6 +27,8 @@ final class RankSimilarity extends Similarity {
 
   private static final float[] LENGTH_TABLE = new float[256];
 
+  // Risk: SmallFloat is @lucene.internal. It is the inverse of the length encoding that the
+  // inherited Similarity.computeNorm writes; RankSimilarityTest pins ranks computed from it.
   static {
     for (int i = 0; i < 256; i++) LENGTH_TABLE[i] = SmallFloat.byte4ToInt((byte) i);
   }

@@ -1,19 +1,68 @@
 package minutes.search;
 
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import minutes.http.ApiError;
+import minutes.http.Params;
 import minutes.http.Request;
+import minutes.store.Vocabulary;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.QueryTimeoutImpl;
 
-/** GET /api/v1/search (api-spec 4.6, decisions.md): parameters, then the index. Thread-safe. */
+/**
+ * GET /api/v1/search (api-spec 4.6, decisions.md): reads the parameters, asks the index, and
+ * is the one place that turns what the index refuses into answers: a refused {@code q} is
+ * 400, no usable index, unreadable files and a search past {@code search.timeout_ms} are 503
+ * with Retry-After. Thread-safe.
+ */
 public final class SearchApi {
-  private final SearchIndex index;
+  static final int RETRY_AFTER_SECONDS = 5;
 
-  public SearchApi(SearchIndex index) {
+  private final SearchIndex index;
+  private final int timeoutMillis;
+  private final Runnable timedOut;
+
+  /** {@code timedOut}: called once for each search stopped by the time limit (for /metrics). */
+  public SearchApi(SearchIndex index, int timeoutMillis, Runnable timedOut) {
     this.index = index;
+    this.timeoutMillis = timeoutMillis;
+    this.timedOut = timedOut;
   }
 
-  public SearchHit.Result search(Request r) throws Exception {
-    String q = r.params().first("q").orElse("");
-    SearchQuery query = SearchQuery.parse(q, index.analyzer());
-    int limit = r.params().limit(100, 50);
-    return new SearchHit.Result(query.text, index.search(r.db(), r.principal(), query, limit));
+  public SearchHit.Result search(Request r) throws SQLException {
+    Params p = r.params();
+    SearchQuery query = query(p.first("q").orElse(""), index.analyzer());
+    int limit = p.limit(100, 50);
+    Instant from = p.dateOrDateTime("from").map(Instant::parse).orElse(null);
+    Instant to = p.dateOrDateTime("to").map(Instant::parse).orElse(null);
+    String platform = p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null);
+    String participant = p.email("participant").orElse(null);
+    String company = p.uuid("company").orElse(null);
+    List<String> companyDomains = company == null ? null
+        : SearchFilters.companyDomains(r.db(), r.principal().workspaceId(), company);
+    SearchFilters filters = new SearchFilters(from, to, platform, participant, companyDomains);
+    try {
+      return new SearchHit.Result(query.text,
+          index.search(r.db(), r.principal(), query, filters, limit, new QueryTimeoutImpl(timeoutMillis)));
+    } catch (SearchUnavailable e) {
+      if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
+      throw ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {
+        case BUILDING -> "the search index is being built; try again in a few seconds";
+        case UNREADABLE -> "the search index could not be read; it is being checked and rebuilt if damaged; "
+            + "try again in a few seconds";
+        case TIMED_OUT -> "this search took longer than the server allows (" + timeoutMillis + " ms); try again later, "
+            + "or narrow it with more words or a filter";
+      });
+    }
+  }
+
+  /** q validated and analysed; a refused one is 400 naming q. */
+  static SearchQuery query(String q, Analyzer analyzer) {
+    try {
+      return SearchQuery.parse(q, analyzer);
+    } catch (SearchQuery.Refused e) {
+      throw ApiError.badParam("q", e.getMessage());
+    }
   }
 }

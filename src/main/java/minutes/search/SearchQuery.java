@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import minutes.http.ApiError;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -45,15 +44,22 @@ final class SearchQuery {
     this.clauses = clauses;
   }
 
-  /** Validates and analyses q; any refusal is a 400 naming q. */
-  static SearchQuery parse(String raw, Analyzer analyzer) {
+  /** Input this service refuses to search for; the message says why, for a 400 naming q. */
+  static final class Refused extends Exception {
+    Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Validates and analyses q. */
+  static SearchQuery parse(String raw, Analyzer analyzer) throws Refused {
     String text = wellFormed(raw).strip();
     int chars = text.codePointCount(0, text.length());
     if (chars < MIN_CHARS) {
-      throw ApiError.badParam("q", "q must be a search text of at least " + MIN_CHARS + " characters");
+      throw new Refused("q must be a search text of at least " + MIN_CHARS + " characters");
     }
     if (chars > MAX_CHARS) {
-      throw ApiError.badParam("q", "q must be a search text of at most " + MAX_CHARS + " characters");
+      throw new Refused("q must be a search text of at most " + MAX_CHARS + " characters");
     }
     Set<List<String>> clauses = new LinkedHashSet<>(); // a repeated word adds nothing
     StringBuilder part = new StringBuilder();
@@ -70,7 +76,7 @@ final class SearchQuery {
     }
     addPart(part.toString(), quoted, analyzer, clauses); // an unclosed quote still ends a phrase
     if (clauses.size() > MAX_CLAUSES) {
-      throw ApiError.badParam("q", "q must hold at most " + MAX_CLAUSES + " words and phrases");
+      throw new Refused("q must hold at most " + MAX_CLAUSES + " words and phrases");
     }
     return new SearchQuery(text, List.copyOf(clauses));
   }

@@ -1,7 +1,6 @@
 package minutes.search;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,33 +11,25 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Runs the costliest searches on all cores, each core matching an equal share of the
- * documents, and every other search on the caller's thread alone. Waking a second thread
- * costs about what half of a typical search saves (measured: splitting every search moved
- * p50 1.69 -> 1.85 ms at 20,000 meetings), but a phrase of frequent words reads their
- * positions in most transcripts, and there the wake-up is noise. Which searches are costly
- * is told before matching from index statistics ({@link #positions}). Answers are the same
- * either way: Lucene merges the parts' top hits in the order a single pass keeps.
+ * Matches the costliest searches on all cores, each core taking a share of the documents, and every other search on the caller's thread alone; the answer is the same
+ * either way (Lucene merges the parts' top hits in the order a single pass keeps).
  * Thread-safe; one per {@link SearchIndex}.
+ *
+ * <p>Why not every search: waking a second thread costs about what half of a typical search
+ * saves, while a phrase of frequent words reads their positions in most transcripts, where the
+ * wake-up is noise. Which searches are costly is told before matching, from index statistics
+ * ({@link #positions}). Figures: docs/BENCHMARKS.md, "Search".
  */
 final class SplitSearch implements AutoCloseable {
-  /**
-   * Transcript positions a search must read, by {@link #positions}, to be split. Measured on
-   * the 300 bench queries at 20,000 meetings: phrases above 50,000 took 1-10 ms to match on
-   * one thread and 0.55-0.75 of that split in two; those below took under 1 ms.
-   */
+  /** Transcript positions a search must read, by {@link #positions}, to be split (calibrated on the bench queries). */
   static final long SPLIT_POSITIONS = 50_000;
-  /**
-   * Parts at most, whatever the cores: measured only with two, and one user's phrase should
-   * not take over a large machine.
-   */
+  /** Parts at most, whatever the cores: one user's phrase should not take over a large machine. */
   static final int MAX_PARTS = 4;
 
   private final int parts;
@@ -68,27 +59,47 @@ final class SplitSearch implements AutoCloseable {
     });
   }
 
-  /** The best {@code limit} hits of query (made from q), split across cores when q is costly. */
-  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException {
-    if (helpers == null || handedOut.get() >= parts - 1 || positions(s.getIndexReader(), q) < splitPositions) {
-      return s.search(query, SearchIndex.collector(limit));
+  /**
+   * The best {@code limit} hits of query (made from q), split across cores when q is costly.
+   * Fails when matching ran past the searcher's time limit, on whichever thread.
+   */
+  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException, SearchUnavailable {
+    IndexSearcher by = s;
+    if (helpers != null && handedOut.get() < parts - 1 && positions(s.getIndexReader(), q) >= splitPositions) {
+      splits.increment();
+      by = splitting(s);
     }
-    splits.increment();
-    return split(s, query, limit);
+    TopFieldDocs top = by.search(query, Hits.collector(limit));
+    // Lucene stops matching at the limit and keeps what it found; part of the hits is no answer.
+    if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
+    return top;
   }
 
-  /** The best {@code limit} hits of query, each core matching its share of the documents. */
-  TopFieldDocs split(IndexSearcher s, Query query, int limit) throws IOException {
-    IndexSearcher split = new IndexSearcher(s.getIndexReader(), this::handOut) {
+  /**
+   * A searcher like s whose searches run on all cores, each matching a share of the documents:
+   * Lucene's own slicing into slices of at most maxDoc / parts documents, cutting large
+   * segments into partitions. Measured as fast as cutting exact equal shares ourselves
+   * (docs/BENCHMARKS.md, 2026-11-25). Risk: LeafSlice and segment partitions are
+   * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
+   * document once and that split searches answer exactly as one pass.
+   */
+  IndexSearcher splitting(IndexSearcher s) {
+    int docsPerPart = Math.max(1, Math.ceilDiv(s.getIndexReader().maxDoc(), parts));
+    return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-        return shares(leaves, parts);
+        return IndexSearcher.slices(leaves, docsPerPart, Integer.MAX_VALUE, true);
       }
-    };
-    split.setSimilarity(s.getSimilarity());
-    split.setQueryCache(s.getQueryCache());
-    split.setQueryCachingPolicy(s.getQueryCachingPolicy());
-    return split.search(query, SearchIndex.collector(limit));
+    }, s);
+  }
+
+  /** {@code copy}, a new searcher over s's reader, set up as s is: similarity, query cache, time limit. */
+  static IndexSearcher like(IndexSearcher copy, IndexSearcher s) {
+    copy.setSimilarity(s.getSimilarity());
+    copy.setQueryCache(s.getQueryCache());
+    copy.setQueryCachingPolicy(s.getQueryCachingPolicy());
+    copy.setTimeout(s.getTimeout());
+    return copy;
   }
 
   /** Searches split so far (for /metrics). */
@@ -150,37 +161,6 @@ final class SplitSearch implements AutoCloseable {
       }
     }
     return stats;
-  }
-
-  /** The leaves cut into n slices of equal document counts, a segment split where a cut falls inside it. */
-  static LeafSlice[] shares(List<LeafReaderContext> leaves, int n) {
-    long total = 0;
-    for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
-    List<List<LeafReaderContextPartition>> slices = new ArrayList<>();
-    List<LeafReaderContextPartition> current = new ArrayList<>();
-    long seen = 0;
-    int slice = 0;
-    for (LeafReaderContext leaf : leaves) {
-      int maxDoc = leaf.reader().maxDoc(), from = 0;
-      while (from < maxDoc) {
-        long cut = slice + 1 < n ? total * (slice + 1) / n : Long.MAX_VALUE; // where this slice ends
-        int to = (int) Math.min(maxDoc, cut - seen);
-        if (to > from) {
-          current.add(from == 0 && to == maxDoc
-              ? LeafReaderContextPartition.createForEntireSegment(leaf)
-              : LeafReaderContextPartition.createFromAndTo(leaf, from, to));
-          seen += to - from;
-          from = to;
-        }
-        if (seen == cut) {
-          if (!current.isEmpty()) slices.add(current);
-          current = new ArrayList<>();
-          slice++;
-        }
-      }
-    }
-    if (!current.isEmpty()) slices.add(current);
-    return slices.stream().map(LeafSlice::new).toArray(LeafSlice[]::new);
   }
 
   @Override

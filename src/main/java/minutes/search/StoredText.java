@@ -7,7 +7,6 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -52,7 +51,7 @@ final class StoredText {
     for (String c : chunks) d.add(new StoredField(chunk(field), c));
   }
 
-  /** Lucene's VInt encoding (read back with DataInput.readVInt), into an array. */
+  /** A variable-length int: seven bits a byte, low bits first, the high bit set on all but the last byte. */
   private static int writeVInt(byte[] out, int at, int value) {
     while ((value & ~0x7F) != 0) {
       out[at++] = (byte) ((value & 0x7F) | 0x80);
@@ -95,14 +94,14 @@ final class StoredText {
 
     @Override
     public void binaryField(FieldInfo info, byte[] value) {
-      ByteArrayDataInput in = new ByteArrayDataInput(value);
-      length = in.readVInt();
+      int[] at = {0};
+      length = readVInt(value, at);
       int[] wanted = range.apply(length);
       first = -1;
       last = -1;
       int start = 0;
-      for (int i = 0; in.getPosition() < value.length; i++) {
-        int end = start + in.readVInt();
+      for (int i = 0; at[0] < value.length; i++) {
+        int end = start + readVInt(value, at);
         if (first < 0 && end > wanted[0]) {
           first = i;
           base = start;
@@ -113,6 +112,16 @@ final class StoredText {
       if (first < 0) { // an empty range at the very end
         first = last + 1;
         base = length;
+      }
+    }
+
+    /** The {@link #writeVInt} value at {@code at[0]}, which moves past it. */
+    private static int readVInt(byte[] in, int[] at) {
+      int value = 0;
+      for (int shift = 0; ; shift += 7) {
+        byte b = in[at[0]++];
+        value |= (b & 0x7F) << shift;
+        if (b >= 0) return value;
       }
     }
 

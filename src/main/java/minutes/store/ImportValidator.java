@@ -16,7 +16,6 @@ import java.util.regex.Pattern;
  */
 final class ImportValidator {
   private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
-  private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
   private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9.-]+\\.[A-Za-z0-9-]+");
 
   /** One field at fault in one line. */
@@ -104,7 +103,7 @@ final class ImportValidator {
     uuid(n, "", "template_id", false);
     int i = 0;
     for (JsonNode e : array(n, "", "visible_to")) {
-      if (!e.isTextual() || !EMAIL.matcher(e.asText()).matches()) problem("visible_to[" + i + "]", "must be an email address");
+      if (!e.isTextual() || !Emails.isEmail(e.asText())) problem("visible_to[" + i + "]", "must be an email address");
       i++;
     }
     i = 0;
@@ -218,7 +217,7 @@ final class ImportValidator {
 
   private void email(JsonNode n, String at, String name, boolean required) {
     String s = text(n, at, name, required);
-    if (s != null && !EMAIL.matcher(s).matches()) problem(at + name, name + " must be an email address");
+    if (s != null && !Emails.isEmail(s)) problem(at + name, name + " must be an email address");
   }
 
   private String uuid(JsonNode n, String at, String name, boolean required) {

@@ -49,7 +49,8 @@ public final class TaskOrder implements AutoCloseable {
     Snapshot s = held.get();
     Tasks tasks = s.byWorkspace.get(who.workspaceId());
     if (tasks == null) return Optional.of(ListOrder.EMPTY);
-    BitSet visible = who.isPersonal() ? s.viewers.getOrDefault(Visibility.viewerKey(who.userEmail()), new BitSet()) : null;
+    String viewer = Visibility.of(who).viewer();
+    BitSet visible = viewer == null ? null : s.viewers.getOrDefault(viewer, new BitSet());
     int meeting = -1;
     if (f.meetingId().isPresent()) {
       Integer idx = s.meetingOrder.get(f.meetingId().get());
@@ -63,7 +64,7 @@ public final class TaskOrder implements AutoCloseable {
     int dueTo = f.dueTo().map(d -> (int) d.toEpochDay()).orElse(NO_DUE - 1);
     boolean filtered = visible != null || meeting >= 0 || status >= 0 || verdict >= 0 || dueBounded;
     String filterKey = !filtered ? null : who.workspaceId() + "|"
-        + (visible == null ? "" : Visibility.viewerKey(who.userEmail())) + "|" + meeting + "|" + status + "|" + verdict
+        + (viewer == null ? "" : viewer) + "|" + meeting + "|" + status + "|" + verdict
         + "|" + dueFrom + "|" + dueTo;
     int onlyMeeting = meeting;
     ListOrder.Entries entries = new ListOrder.Entries() {

@@ -72,7 +72,7 @@ class ShutdownTest {
         + "\nhttp.shutdown_seconds=" + shutdownSeconds + "\n");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        "minutes.Main", "serve", "--config", config.toString())
+        "minutes.cli.Main", "serve", "--config", config.toString())
         .redirectError(dir.resolve("server.log").toFile())
         .start();
     BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));

@@ -54,7 +54,7 @@ class FirstStartTest {
       Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index-" + name) + "\n");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       nodes.add(new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx384m", "-cp",
-          System.getProperty("java.class.path"), "minutes.Main", "serve", "--config", config.toString())
+          System.getProperty("java.class.path"), "minutes.cli.Main", "serve", "--config", config.toString())
           .redirectError(dir.resolve(name + ".log").toFile()).start());
     }
     List<String> demoKeys = new ArrayList<>();

@@ -28,6 +28,7 @@ class ConfigTest {
     assertEquals("private, no-store", c.cacheControl());
     assertFalse(c.logQueryText());
     assertEquals(10, c.shutdownSeconds());
+    assertEquals(2000, c.searchTimeoutMs());
     assertEquals("127.0.0.1", c.httpHost());
     assertEquals(new Config.Limits(3000, 2 * Runtime.getRuntime().availableProcessors(), 16, 5000), c.limits());
   }
@@ -74,5 +75,10 @@ class ConfigTest {
     // A header value must not be able to split the header (CR/LF) or smuggle non-ASCII.
     e = assertThrows(Config.ConfigException.class, () -> Config.load(file(""), Map.of("MINUTES_HTTP_CACHE_CONTROL", "no-store\r\nX-Evil: 1")));
     assertTrue(e.getMessage().contains("http.cache_control"), e.getMessage());
+    e = assertThrows(Config.ConfigException.class, () -> Config.load(file("search.timeout_ms=0\n"), Map.of()));
+    assertTrue(e.getMessage().contains("search.timeout_ms (MINUTES_SEARCH_TIMEOUT_MS) must be an integer from 1"),
+        e.getMessage());
+    assertEquals(150, Config.load(file("search.timeout_ms=900\n"), Map.of("MINUTES_SEARCH_TIMEOUT_MS", "150"))
+        .searchTimeoutMs());
   }
 }

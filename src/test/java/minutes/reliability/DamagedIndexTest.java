@@ -66,7 +66,7 @@ class DamagedIndexTest {
       Files.copy(in, data);
     }
     new Importer(store.store(), Importer.Progress.NONE).run(List.of(data));
-    minutes.search.SearchIndex.updateAfterImport(config); // builds the first index, as `import` does
+    minutes.search.IndexBuilds.updateAfterImport(config); // builds the first index, as `import` does
     try (Connection c = store.store().write()) {
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }

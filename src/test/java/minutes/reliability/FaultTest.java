@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -35,6 +34,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import minutes.cli.Cli;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
@@ -310,20 +311,32 @@ class FaultTest {
     }
   }
 
+  /**
+   * Starts {@code serve} on port 0 and learns the port the system gave it from the line the
+   * server prints once it listens, so no other process can take the port in between.
+   */
   private void startServer() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    Path serverLog = dir.resolve("logs/server.log");
+    long from = Files.exists(serverLog) ? Files.size(serverLog) : 0;
     server = cli("server", "serve");
+    Pattern serving = Pattern.compile("minutes is serving on http://127\\.0\\.0\\.1:(\\d+)");
+    port = -1;
     long deadline = System.nanoTime() + MAX_WAIT.toNanos();
     while (System.nanoTime() < deadline) {
-      if (!server.isAlive()) fail("the server exited with " + server.exitValue() + " (see " + dir.resolve("logs/server.log") + ")");
-      try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
-            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) return;
-      } catch (IOException e) {
-        // not listening yet
+      if (!server.isAlive()) fail("the server exited with " + server.exitValue() + " (see " + serverLog + ")");
+      if (port < 0) {
+        String written = Files.exists(serverLog) ? Files.readString(serverLog) : "";
+        Matcher m = serving.matcher(written.substring((int) Math.min(from, written.length())));
+        if (m.find()) port = Integer.parseInt(m.group(1));
+      }
+      if (port > 0) {
+        try {
+          HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+          if (r.statusCode() == 200) return;
+        } catch (IOException e) {
+          // not answering yet
+        }
       }
       Thread.sleep(100);
     }
@@ -335,13 +348,13 @@ class FaultTest {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp,
-        "minutes.Main"));
+        "minutes.cli.Main"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("logs").resolve(name.replaceAll("-\\d+$", "") + ".log").toFile()));
     pb.environment().putAll(store.env());
     pb.environment().put("MINUTES_INDEX_PATH", dir.resolve("index").toString());
-    pb.environment().put("MINUTES_HTTP_PORT", Integer.toString(port));
+    pb.environment().put("MINUTES_HTTP_PORT", "0"); // only serve listens; it says on which port
     Process p = pb.start();
     processes.add(p);
     return p;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import minutes.generate.QmsumCorpus;
 import org.junit.jupiter.api.Test;
 
 /** Pins what docs/SEARCH.md promises about matching, and the Markdown and snippet helpers. */
@@ -30,10 +31,8 @@ class SearchAnalyzerTest {
     assertEquals(terms("Müller's"), terms("muller"));
   }
 
-  /** FoldingFilter is five Lucene filters in one pass: it must analyse exactly as they do. */
-  @Test
-  void foldingFilterMatchesTheLuceneFiltersItReplaces() {
-    org.apache.lucene.analysis.Analyzer reference = new org.apache.lucene.analysis.Analyzer() {
+  /** The five Lucene filters that {@link FoldingFilter} does in one pass, in their order. */
+  static final org.apache.lucene.analysis.Analyzer REFERENCE = new org.apache.lucene.analysis.Analyzer() {
       @Override
       protected TokenStreamComponents createComponents(String field) {
         var source = new org.apache.lucene.analysis.standard.StandardTokenizer();
@@ -45,12 +44,32 @@ class SearchAnalyzerTest {
         return new TokenStreamComponents(source, t);
       }
     };
+
+  /** FoldingFilter must analyse exactly as the filters it replaces: on words chosen for their traps... */
+  @Test
+  void foldingFilterMatchesTheLuceneFiltersItReplaces() {
     String text = "Müller Mueller MÜLLER Straße STRASSE Café naïve façade queue blue does goes companies series "
         + "species boxes status class classes Müller's James's it’s ＢＵＤＧＥＴ Ærø Œuvre Ångström Øre ﬁnance ß ẞ "
         + "Groß Größe Äpfel Öl Übel Quelle aue Feuer toes shoes ties dies pies aies eies yes is as us bus gas "
         + "MEETINGS Agreed Paul's PAUL'S o'clock don't 2026 v2.1 e-mail user@example.com İstanbul ΣΊΣΥΦΟΣ "
         + "ies oes aes ees ses uss Ｍüｌｌｅｒ œ æsthetic ąčęėįšųūž the QUEUES queues ueber über Bauer Frauen Heuer quiet quoe";
-    assertEquals(SearchQuery.analyze(reference, text), terms(text));
+    assertEquals(SearchQuery.analyze(REFERENCE, text), terms(text));
+  }
+
+  /** ... and on every text of the bundled QMSum corpus: transcripts, summaries and topics. */
+  @Test
+  void foldingFilterMatchesTheLuceneFiltersOverTheWholeBundledCorpus() throws Exception {
+    long words = 0;
+    for (QmsumCorpus.Meeting m : QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings()) {
+      List<String> texts = new java.util.ArrayList<>(List.of(m.name(), m.summary()));
+      for (QmsumCorpus.Topic t : m.topics()) texts.add(t.text());
+      for (QmsumCorpus.Turn t : m.turns()) texts.add(t.text());
+      String all = String.join("\n", texts);
+      List<String> expected = SearchQuery.analyze(REFERENCE, all);
+      assertEquals(expected, terms(all), m.name());
+      words += expected.size();
+    }
+    assertTrue(words > 1_000_000, "the whole corpus: " + words + " words");
   }
 
   @Test

@@ -142,7 +142,7 @@ public final class SearchBench {
       SearchIndex index = SearchIndex.open(root, db);
       try (Connection c = db.read()) {
         c.setAutoCommit(false);
-        long[] full = time(queries, rounds, q -> index.search(c, p, SearchQuery.parse(q, index.analyzer()), 50).size());
+        long[] full = time(queries, rounds, q -> SearchData.search(index, c, p, q, 50).size());
         report("in-process, SearchIndex.search (as the server, snippets included)", full);
         c.rollback();
       } finally {
@@ -156,8 +156,8 @@ public final class SearchBench {
       SearchAnalyzer analyzer = new SearchAnalyzer();
       long[] plain = time(queries, rounds, q -> {
         // The server's own query (a workspace key's) and collection, on one thread, without describe and snippets.
-        Query match = SearchIndex.matching(SearchIndex.fields(SearchQuery.parse(q, analyzer)), p, List.of());
-        return s.search(match, SearchIndex.collector(50)).scoreDocs.length;
+        Query match = Hits.matching(Hits.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
+        return s.search(match, Hits.collector(50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
     }

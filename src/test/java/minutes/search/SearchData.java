@@ -53,6 +53,12 @@ final class SearchData {
     return this;
   }
 
+  /** What {@link SearchApi} asks the index for q, without filters or time limit. */
+  static List<SearchHit> search(SearchIndex index, java.sql.Connection c, minutes.keys.Principal p, String q, int limit)
+      throws java.sql.SQLException, SearchUnavailable {
+    return index.search(c, p, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, limit, () -> false);
+  }
+
   /** Imports what was added so far (and forgets it), as the import command would. */
   void importInto(minutes.store.Store store, Path dir) throws IOException, java.sql.SQLException {
     Path file = Files.createTempFile(dir, "data-", ".ndjson");

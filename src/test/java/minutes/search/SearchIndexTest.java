@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +21,9 @@ import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.TestStore;
 import minutes.store.Db;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,7 +109,7 @@ class SearchIndexTest {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        return index.search(c, p, SearchQuery.parse(q, index.analyzer()), limit);
+        return SearchData.search(index, c, p, q, limit);
       } finally {
         c.rollback();
       }
@@ -235,7 +240,7 @@ class SearchIndexTest {
       assertFalse(hits.isEmpty(), q);
       for (SearchHit h : hits) {
         assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, q + ": " + h.snippet());
-        Set<String> words = SearchQuery.parse(q, index.analyzer()).words();
+        Set<String> words = SearchApi.query(q, index.analyzer()).words();
         List<String> marks = marked(h.snippet());
         assertFalse(marks.isEmpty(), h.snippet());
         for (String m : marks) {
@@ -293,37 +298,55 @@ class SearchIndexTest {
     assertEquals(List.of(), ids(search(acme, "is_the")));
   }
 
+  /**
+   * Every hostile input has one outcome: refused as too short (400 naming q, only where fewer
+   * than 2 characters are left), or searched as the plain words it holds, with exactly these
+   * hits. Nothing is query syntax: "AND", "OR NOT", "title:", "*", "~" and "^" are words or
+   * punctuation.
+   */
   @Test
-  void hostileInputsNeverFailOtherThanA400NamingQ() throws Exception {
-    List<String> inputs = new ArrayList<>(List.of("\"", "\"\"", "\"unclosed phrase", "((budget", "budget)", "[a TO z]",
-        "{x}", "*", "**", "bud*", "?udget", "title:budget", "workspace:1", "id:*", "AND", "OR NOT", "budget AND",
-        "NOT budget", "-budget", "+budget", "budget~2", "budget^10", "\\", "\\\\", "a\\b", "/regex/", "&&", "||",
-        "!", "%", "%00", "\u0000\u0000", "🙂🙂", "🙂 budget", "\uD83D", "\uDE42x", "x\uD83D", "<script>", "' OR 1=1 --",
-        "\u202E\u202E", "ＢＵＤＧＥＴ", "﷽﷽", "e\u0301e\u0301"));
-    inputs.add("budget ".repeat(70));
-    inputs.add("a".repeat(500));
-    inputs.add("\"" + "the ".repeat(120) + "\"");
-    for (String q : inputs) {
-      try {
-        List<SearchHit> hits = search(acme, q);
-        for (SearchHit h : hits) assertNotNull(h.snippet());
-      } catch (ApiError e) {
+  void eachHostileInputHasExactlyOneOutcome() throws Exception {
+    String budget = SearchData.id("budget"), emoji = SearchData.id("emoji");
+    Map<String, List<String>> outcomes = new LinkedHashMap<>();
+    for (String refused : List.of("\"", "*", "\\", "!", "%", "\uD83D")) outcomes.put(refused, null);
+    for (String nothing : List.of("\"\"", "\"unclosed phrase", "[a TO z]", "**", "bud*", "?udget", "title:budget",
+        "workspace:1", "id:*", "budget AND", "NOT budget", "budget~2", "budget^10", "\\\\", "a\\b", "/regex/", "&&",
+        "||", "%00", "\u0000\u0000", "🙂 budget", "' OR 1=1 --", "\u202E\u202E", "﷽﷽", "e\u0301e\u0301", "a".repeat(500),
+        "\"" + "the ".repeat(120) + "\"")) {
+      outcomes.put(nothing, List.of());
+    }
+    for (String found : List.of("((budget", "budget)", "-budget", "+budget", "<script>", "ＢＵＤＧＥＴ", "budget ".repeat(70))) {
+      outcomes.put(found, List.of(budget));
+    }
+    outcomes.put("{x}", List.of(budget, emoji));
+    outcomes.put("\uDE42x", List.of(budget, emoji)); // the lone surrogate becomes U+FFFD, punctuation: "x"
+    outcomes.put("x\uD83D", List.of(budget, emoji));
+    outcomes.put("🙂🙂", List.of(emoji)); // emoji are words too
+    outcomes.put("AND", List.of(SearchData.id("best-title"))); // SEARCH.md: searched as the word "and"
+    outcomes.put("OR NOT", List.of(SearchData.id("title-old"))); // "To be, or not to be"
+    for (Map.Entry<String, List<String>> o : outcomes.entrySet()) {
+      String q = o.getKey();
+      if (o.getValue() == null) {
+        ApiError e = assertThrows(ApiError.class, () -> search(acme, q), q);
         assertEquals(400, e.status(), q);
         assertEquals("q", e.field(), q);
+      } else {
+        List<SearchHit> hits = search(acme, q);
+        assertEquals(o.getValue(), ids(hits), q);
+        for (SearchHit h : hits) assertNotNull(h.snippet());
       }
     }
-    assertEquals(1, search(acme, "ＢＵＤＧＥＴ").size(), "full-width letters fold too");
   }
 
   @Test
   void qLengthLimits() {
     for (String q : List.of("", " ", "a", " a ", "é", "🙂", "a".repeat(501), "x".repeat(5000))) {
-      ApiError e = assertThrows(ApiError.class, () -> SearchQuery.parse(q, index.analyzer()), q);
+      ApiError e = assertThrows(ApiError.class, () -> SearchApi.query(q, index.analyzer()), q);
       assertEquals(400, e.status());
       assertEquals("q", e.field());
     }
-    assertEquals("ab", SearchQuery.parse("  ab \t", index.analyzer()).text);
-    assertEquals("\uFFFDx", SearchQuery.parse("\uD83Dx", index.analyzer()).text);
+    assertEquals("ab", SearchApi.query("  ab \t", index.analyzer()).text);
+    assertEquals("\uFFFDx", SearchApi.query("\uD83Dx", index.analyzer()).text);
   }
 
   @Test
@@ -356,5 +379,73 @@ class SearchIndexTest {
     Principal otherUser = new Principal("k6", acmeId, "Ülla@acme.com", EnumSet.allOf(Scope.class), Set.of());
     assertEquals(List.of(SearchData.id("umlaut-viewer")), ids(search(sameUser, "okapiword")));
     assertEquals(List.of(), ids(search(otherUser, "okapiword")), "Ü is another letter than ü for meeting_viewer (NOCASE)");
+  }
+
+  /** A time limit that says "stop" from its {@code stopAt}-th look on (1-based), counting every look. */
+  static final class CountingLimit implements org.apache.lucene.index.QueryTimeout {
+    final int stopAt;
+    int looks;
+
+    CountingLimit(int stopAt) {
+      this.stopAt = stopAt;
+    }
+
+    @Override
+    public boolean shouldExit() {
+      return ++looks >= stopAt;
+    }
+  }
+
+  static List<SearchHit> searchWithin(org.apache.lucene.index.QueryTimeout limit, String q) throws Exception {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        return index.search(c, acme, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 50, limit);
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  /**
+   * A search stops at its time limit wherever it is, in matching or in the snippets after it,
+   * and then fails as timed out instead of answering with the hits found so far.
+   */
+  @Test
+  void aSearchPastItsTimeLimitFailsWhereverItIsAndNeverAnswersPart() throws Exception {
+    String q = "quokka"; // three hits: one title, one minutes, one transcript snippet
+    CountingLimit never = new CountingLimit(Integer.MAX_VALUE);
+    assertEquals(3, searchWithin(never, q).size());
+    int looks = never.looks, matching = looks - 2 * 3; // describe and highlight look once per hit
+    assertTrue(matching >= 1, "matching looked at the limit: " + looks);
+    for (int stopAt = 1; stopAt <= looks; stopAt++) {
+      int at = stopAt;
+      SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> searchWithin(new CountingLimit(at), q),
+          "stopped at look " + at + " of " + looks + (at <= matching ? " (matching)" : " (best field, snippets)"));
+      assertEquals(SearchUnavailable.Reason.TIMED_OUT, e.reason);
+    }
+    assertEquals(3, searchWithin(new CountingLimit(looks + 1), q).size());
+  }
+
+  /** The same when matching runs split across cores: a helper thread's part stops too. */
+  @Test
+  void aSplitSearchPastItsTimeLimitFailsToo() throws Exception {
+    try (SplitSearch split = new SplitSearch(2, 0); Connection c = db.read()) {
+      IndexSearcher s = new IndexSearcher(DirectoryReader.open(FSDirectory.open(dir.resolve("index")
+          .resolve(IndexDirs.current(dir.resolve("index"))))));
+      try {
+        s.setSimilarity(Generation.SIMILARITY);
+        SearchQuery q = SearchApi.query("\"walrus the tusk\"", index.analyzer());
+        Hits expired = new Hits(s, index.analyzer(), () -> true);
+        SearchUnavailable e = assertThrows(SearchUnavailable.class,
+            () -> expired.find(split, acme, q, SearchFilters.NONE, List.of(), 50));
+        assertEquals(SearchUnavailable.Reason.TIMED_OUT, e.reason);
+        assertEquals(1, split.splits(), "the search was split");
+        assertEquals(1, new Hits(s, index.analyzer(), () -> false).find(split, acme, q, SearchFilters.NONE, List.of(), 50)
+            .size());
+      } finally {
+        s.getIndexReader().close();
+      }
+    }
   }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
-import minutes.http.ApiError;
 import minutes.keys.Scope;
 import minutes.keys.Principal;
 import minutes.TestStore;
@@ -75,7 +74,7 @@ class SearchSyncTest {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        return index.search(c, p, SearchQuery.parse(q, index.analyzer()), 100).stream().map(SearchHit::meetingId).toList();
+        return SearchData.search(index, c, p, q, 100).stream().map(SearchHit::meetingId).toList();
       } finally {
         c.rollback();
       }
@@ -85,17 +84,16 @@ class SearchSyncTest {
   long meetingsInIndex() throws Exception {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
-      return index.search(c, acme, SearchQuery.parse("alpha", index.analyzer()), 100).size();
+      return SearchData.search(index, c, acme, "alpha", 100).size();
     }
   }
 
   @Test
-  void withoutAnIndexSearchAnswers503WithRetryAfter() throws Exception {
+  void withoutAnIndexSearchIsRefusedAsBuilding() throws Exception {
     index = SearchIndex.open(root, db);
     assertFalse(index.ready());
-    ApiError e = assertThrows(ApiError.class, () -> search(acme, "alpha"));
-    assertEquals(503, e.status());
-    assertTrue(Integer.parseInt(e.headers().get("Retry-After")) > 0);
+    SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> search(acme, "alpha"));
+    assertEquals(SearchUnavailable.Reason.BUILDING, e.reason);
   }
 
   @Test
@@ -127,7 +125,7 @@ class SearchSyncTest {
       c.setAutoCommit(false);
       try {
         for (int limit : new int[] {1, 3}) {
-          List<SearchHit> hits = index.search(c, acme, SearchQuery.parse("alpha", index.analyzer()), limit);
+          List<SearchHit> hits = SearchData.search(index, c, acme, "alpha", limit);
           assertEquals(limit, hits.size());
           assertEquals(SearchData.id("newest"), hits.get(0).meetingId());
           for (SearchHit h : hits) assertEquals(hits.get(0).rank(), h.rank(), "all tie on rank");
@@ -152,7 +150,7 @@ class SearchSyncTest {
         .importInto(store, dir);
     try (Connection c = db.read()) {
       assertEquals(List.of(SearchData.id("m5"), SearchData.id("m7")),
-          SearchIndex.changedSince(c, seq).stream().map(b -> b.utf8ToString()).toList());
+          IndexBuilds.changedSince(c, seq).stream().map(b -> b.utf8ToString()).toList());
       // Every search runs this lookup: a scan of change_log would cost in proportion to its whole history.
       assertTrue(plan(c, seq).contains(testStore.isPostgres() ? "change_log_pkey" : "SEARCH change_log USING INTEGER PRIMARY KEY"),
           plan(c, seq));
@@ -170,7 +168,7 @@ class SearchSyncTest {
     try (Generation g = Generation.open(root, IndexDirs.current(root)); Connection c = db.read()) {
       List<String> half = new ArrayList<>();
       for (int i = 20; i < 35; i++) half.add(SearchData.id("m" + i));
-      Indexer.index(c, half, g.writer, false, 2, SearchIndex.Progress.NONE);
+      Indexer.index(c, half, g.writer, false, 2, IndexBuilds.Progress.NONE);
       // close() rolls back like a kill -9: nothing after the last commit survives.
     }
     index = SearchIndex.open(root, db);
@@ -207,7 +205,7 @@ class SearchSyncTest {
     }
     for (int round = 0; round < 3; round++) {
       try (Db other = Db.open(store, 1)) { // as the reindex command does, from its own process
-        SearchIndex.rebuild(root, other, 2, SearchIndex.Progress.NONE);
+        IndexBuilds.rebuild(root, other, 2, IndexBuilds.Progress.NONE);
       }
       index.syncOnce(); // the server notices CURRENT and switches
     }
@@ -229,12 +227,12 @@ class SearchSyncTest {
     java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());
     env.put("MINUTES_INDEX_PATH", root.toString());
     Config config = Config.load(Files.createFile(dir.resolve("none.properties")), env);
-    assertTrue(SearchIndex.updateAfterImport(config).startsWith("search index built"));
+    assertTrue(IndexBuilds.updateAfterImport(config).startsWith("search index built"));
     new SearchData().meeting("acme", "fresh", "Fresh", "2026-02-03T09:00:00Z", List.of(), null, "echo").importInto(store, dir);
-    assertEquals("search index updated (1 meetings)", SearchIndex.updateAfterImport(config));
+    assertEquals("search index updated (1 meetings)", IndexBuilds.updateAfterImport(config));
     index = SearchIndex.open(root, db);
     assertEquals(List.of(SearchData.id("fresh")), search(acme, "echo"));
-    assertTrue(SearchIndex.updateAfterImport(config).contains("running server"));
+    assertTrue(IndexBuilds.updateAfterImport(config).contains("running server"));
   }
 
   @Test
@@ -289,7 +287,7 @@ class SearchSyncTest {
     }
     String explain = testStore.isPostgres() ? "EXPLAIN " : "EXPLAIN QUERY PLAN ";
     StringBuilder plan = new StringBuilder();
-    try (var ps = c.prepareStatement(explain + SearchIndex.CHANGED_SINCE)) {
+    try (var ps = c.prepareStatement(explain + IndexBuilds.CHANGED_SINCE)) {
       ps.setLong(1, seq);
       try (var rs = ps.executeQuery()) {
         while (rs.next()) plan.append(rs.getString(testStore.isPostgres() ? 1 : 4)).append('\n');

@@ -67,7 +67,7 @@ class SplitSearchTest {
           List<String> viewers = n % 3 == 0 ? List.of(ANN) : n % 3 == 1 ? List.of(ANN, "bob@acme.com") : List.of();
           ids.add(SearchData.id(m.name() + n));
           w.addDocument(new IndexedMeeting(ids.getLast(), n % 7 == 0 ? 2 : 1, viewers, m.name(), "zoom",
-              date, date, date, m.summary(), transcript).toDocument());
+              date, date, date, List.of(), m.summary(), transcript).toDocument());
           texts.add(SearchQuery.analyze(analyzer, transcript));
           n++;
         }
@@ -84,33 +84,29 @@ class SplitSearchTest {
     dir.close();
   }
 
+  /** The slices a split search matches cover every document of every segment exactly once. */
   @Test
-  void sharesCoverEveryDocumentOnceInEqualParts() {
+  void slicesCoverEveryDocumentOnce() {
     List<LeafReaderContext> leaves = reader.leaves();
     assertTrue(leaves.size() > 3, "several segments: " + leaves.size());
-    for (int n = 1; n <= 5; n++) {
-      LeafSlice[] slices = SplitSearch.shares(leaves, n);
-      assertEquals(n, slices.length, n + " parts");
-      int leaf = 0, next = 0, smallest = Integer.MAX_VALUE, largest = 0;
-      for (LeafSlice slice : slices) {
-        int docs = 0;
-        for (LeafReaderContextPartition p : slice.partitions) {
-          if (next == leaves.get(leaf).reader().maxDoc()) {
-            leaf++;
-            next = 0;
+    for (int cores = 2; cores <= 5; cores++) {
+      try (SplitSearch split = new SplitSearch(cores)) {
+        LeafSlice[] slices = split.splitting(searcher).getSlices();
+        assertTrue(slices.length >= 2, cores + " cores: " + slices.length + " slices");
+        java.util.Map<LeafReaderContext, java.util.BitSet> covered = new java.util.HashMap<>();
+        for (LeafSlice slice : slices) {
+          for (LeafReaderContextPartition p : slice.partitions) {
+            int to = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
+            java.util.BitSet docs = covered.computeIfAbsent(p.ctx, l -> new java.util.BitSet());
+            assertTrue(p.minDocId < to, "no empty partition");
+            assertTrue(docs.get(p.minDocId, to).isEmpty(), "no document twice");
+            docs.set(p.minDocId, to);
           }
-          assertEquals(leaves.get(leaf), p.ctx, "partitions follow the leaves in order");
-          assertEquals(next, p.minDocId, "no gap and no overlap");
-          assertTrue(p.maxDocId > p.minDocId, "no empty partition");
-          next = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
-          docs += next - p.minDocId;
         }
-        smallest = Math.min(smallest, docs);
-        largest = Math.max(largest, docs);
+        for (LeafReaderContext leaf : leaves) {
+          assertEquals(leaf.reader().maxDoc(), covered.get(leaf).cardinality(), cores + " cores, every document of a leaf");
+        }
       }
-      assertEquals(leaves.size() - 1, leaf, "every leaf");
-      assertEquals(leaves.get(leaf).reader().maxDoc(), next, "up to the last document");
-      assertTrue(largest - smallest <= 1, n + " parts of " + smallest + " to " + largest + " documents");
     }
   }
 
@@ -133,12 +129,12 @@ class SplitSearchTest {
       int[] hits = new int[2];
       for (String text : queries) {
         SearchQuery q = SearchQuery.parse(text, analyzer);
-        List<Query> asKeys = List.of(query(q), SearchIndex.matching(SearchIndex.fields(q), ANNS_KEY, pending));
+        List<Query> asKeys = List.of(query(q), Hits.matching(Hits.fields(q), ANNS_KEY, SearchFilters.NONE, pending));
         for (int key = 0; key < asKeys.size(); key++) {
           for (int limit : new int[] {1, 7, 50}) {
             Query query = asKeys.get(key);
-            List<String> expected = ranked(searcher.search(query, SearchIndex.collector(limit)));
-            assertEquals(expected, ranked(split.split(searcher, query, limit)), text + " as " + query + ", limit " + limit);
+            List<String> expected = ranked(searcher.search(query, Hits.collector(limit)));
+            assertEquals(expected, ranked(split.splitting(searcher).search(query, Hits.collector(limit))), text + " as " + query + ", limit " + limit);
             hits[key] += expected.size();
           }
         }
@@ -166,11 +162,11 @@ class SplitSearchTest {
     SearchQuery phrase = SearchQuery.parse("\"to work together\"", analyzer);
     SearchQuery words = SearchQuery.parse("remote control", analyzer);
     long cost = SplitSearch.positions(reader, phrase);
-    List<String> expected = ranked(searcher.search(query(phrase), SearchIndex.collector(50)));
+    List<String> expected = ranked(searcher.search(query(phrase), Hits.collector(50)));
     try (SplitSearch split = new SplitSearch(2, cost)) {
       assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
       assertEquals(1, split.splits(), "a search reading the threshold's positions is split");
-      assertEquals(ranked(searcher.search(query(words), SearchIndex.collector(50))),
+      assertEquals(ranked(searcher.search(query(words), Hits.collector(50))),
           ranked(split.search(searcher, query(words), words, 50)));
       assertEquals(1, split.splits(), "words alone are not");
 
@@ -201,7 +197,7 @@ class SplitSearchTest {
   }
 
   private static Query query(SearchQuery q) {
-    return SearchIndex.matching(SearchIndex.fields(q), WORKSPACE_KEY, List.of());
+    return Hits.matching(Hits.fields(q), WORKSPACE_KEY, SearchFilters.NONE, List.of());
   }
 
   private static long positions(String q) throws Exception {

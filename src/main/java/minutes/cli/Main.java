@@ -1,11 +1,14 @@
-package minutes;
+package minutes.cli;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import minutes.cli.Cli;
 
-/** Entry point: hands the arguments to the command line and exits with its code. */
+/**
+ * Entry point: hands the arguments to the command line and exits with its code. It lives with
+ * the commands, not beside {@code App}, so that the serve command's use of {@code App} is no
+ * package cycle.
+ */
 public final class Main {
   private Main() {}
 

@@ -1,0 +1,150 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import minutes.config.Config;
+import minutes.store.Db;
+import minutes.store.Sql;
+import minutes.store.Store;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Writing a generation from the database: a full build ({@code reindex}, a first start, a
+ * repair), a catch-up with change_log, and the update that {@code import} makes when no
+ * server holds the index. Used by {@link SearchIndex}'s sync thread and by the CLI. Stateless.
+ */
+public final class IndexBuilds {
+  private IndexBuilds() {}
+
+  /** Reports how far a build has got; called from every indexing thread. */
+  @FunctionalInterface
+  public interface Progress {
+    void update(long meetingsDone, long meetingsTotal, long charsDone);
+
+    Progress NONE = (done, total, chars) -> {};
+  }
+
+  /** What a full build produced. */
+  public record Built(String name, long meetings, long chars, double seconds, long bytes, long seq) {}
+
+  /** Threads a full build or a catch-up indexes with: one per core. */
+  public static int indexingThreads() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The live generation's directory name under {@code root}, or null when there is none (e.g. for backups). */
+  public static String liveGeneration(Path root) throws IOException {
+    return IndexDirs.current(root);
+  }
+
+  /**
+   * Builds a new generation from SQLite (one read transaction: the data and the change_log
+   * seq recorded in the commit match), then makes it the live one by flipping CURRENT.
+   */
+  public static Built rebuild(Path root, Db db, int threads, Progress progress)
+      throws IOException, SQLException {
+    long started = System.nanoTime();
+    Path dir = IndexDirs.createNext(root);
+    boolean flipped = false;
+    try {
+      long seq;
+      Indexer.Stats stats;
+      try (Generation g = Generation.create(dir); Connection c = db.read()) {
+        c.setAutoCommit(false);
+        try {
+          seq = Db.dataVersion(c);
+          List<String> ids = new Sql("SELECT id FROM meeting ORDER BY sort_at DESC, id").list(c, rs -> rs.getString(1));
+          stats = Indexer.index(c, ids, g.writer, true, threads, progress);
+        } finally {
+          c.rollback();
+        }
+        g.commit(seq);
+      }
+      String name = dir.getFileName().toString();
+      IndexDirs.flip(root, name);
+      flipped = true;
+      IndexDirs.deleteUnused(root, name); // a running server keeps its own until it has switched
+      return new Built(name, stats.meetings(), stats.chars(), (System.nanoTime() - started) / 1e9,
+          IndexDirs.size(dir), seq);
+    } finally {
+      if (!flipped) IndexDirs.deleteTree(dir);
+    }
+  }
+
+  /**
+   * Applies every change_log entry after the generation's seq, reading the meetings in the
+   * same read transaction as the entries, and commits with the new seq. Returns the number of
+   * meetings applied, or -1 when the index is ahead of the database (it belongs to another).
+   */
+  static int catchUp(Generation g, Db db, int threads) throws IOException, SQLException {
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        long max = Db.dataVersion(c);
+        if (max < g.seq()) return -1;
+        if (max == g.seq()) return 0;
+        List<String> ids = new ArrayList<>();
+        for (BytesRef id : changedSince(c, g.seq())) ids.add(id.utf8ToString());
+        Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
+        g.commit(max);
+        return ids.size();
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  static final String CHANGED_SINCE = "SELECT meeting_id FROM change_log WHERE seq > ?";
+
+  /**
+   * Meetings changed after seq: cheap, since seq is the primary key and the range is usually
+   * empty. Not {@code SELECT DISTINCT}: SQLite answers that by scanning all of change_log
+   * through its meeting_id index, at a cost that grows with every import.
+   */
+  static List<BytesRef> changedSince(Connection c, long seq) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(CHANGED_SINCE)) {
+      ps.setLong(1, seq);
+      try (ResultSet rs = ps.executeQuery()) {
+        Set<BytesRef> ids = new LinkedHashSet<>();
+        while (rs.next()) ids.add(new BytesRef(rs.getString(1)));
+        return List.copyOf(ids);
+      }
+    }
+  }
+
+  /**
+   * After an import: when no server holds the index, applies the import to it (or builds
+   * the first one) so that the next server starts up to date. A running server holds the
+   * write lock and applies the import itself within a poll interval. Returns a line for the user.
+   */
+  public static String updateAfterImport(Config config) throws IOException, SQLException {
+    Path root = config.indexPath();
+    int threads = indexingThreads();
+    try (Db db = Db.open(Store.of(config), 1)) {
+      String name = IndexDirs.current(root);
+      if (name != null) {
+        Generation g;
+        try {
+          g = Generation.open(root, name);
+        } catch (LockObtainFailedException e) {
+          return "search index: the running server applies this import";
+        }
+        try (g) {
+          int applied = g.currentFormat() ? catchUp(g, db, threads) : -1;
+          if (applied >= 0) return String.format("search index updated (%,d meetings)", applied);
+        }
+      }
+      Built b = rebuild(root, db, threads, Progress.NONE);
+      return String.format("search index built (%,d meetings)", b.meetings());
+    }
+  }
+}

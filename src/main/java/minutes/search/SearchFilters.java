@@ -1,0 +1,70 @@
+package minutes.search;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import minutes.store.Sql;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexOrDocValuesQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The optional filters of GET /search (decisions.md, "Search filters"), ANDed, each null when
+ * absent: {@code from} (inclusive) and {@code to} (exclusive) bound
+ * {@code coalesce(starts_at, created_at)}; {@code platform}; {@code participant}, an email
+ * compared as {@link #participantTerm} folds it; {@code companyDomains}, the current domains
+ * of the {@code company} asked for (empty: an unknown company, which matches nothing).
+ * Immutable.
+ */
+record SearchFilters(Instant from, Instant to, String platform, String participant, List<String> companyDomains) {
+  static final SearchFilters NONE = new SearchFilters(null, null, null, null, null);
+
+  /**
+   * The domains of company {@code companyId} of the workspace, read now, so that a company
+   * whose domains changed needs no reindex; empty for an unknown id or another workspace's.
+   */
+  static List<String> companyDomains(Connection c, long workspaceId, String companyId) throws SQLException {
+    return new Sql("""
+        SELECT cd.domain FROM company_domain cd JOIN company co ON co.id = cd.company_id
+        WHERE co.id = ? AND co.workspace_id = ?""", companyId, workspaceId).list(c, rs -> rs.getString(1));
+  }
+
+  /**
+   * How a participant's email and the {@code participant} parameter are compared: lower-cased
+   * as a whole ({@link Locale#ROOT}), as participant and company domains are.
+   */
+  static String participantTerm(String email) {
+    return email.toLowerCase(Locale.ROOT);
+  }
+
+  /** The FILTER clauses these filters add to a search. */
+  List<Query> clauses() {
+    List<Query> out = new ArrayList<>(4);
+    if (from != null || to != null) {
+      long lo = from == null ? Long.MIN_VALUE : from.getEpochSecond();
+      long hi = to == null ? Long.MAX_VALUE : to.getEpochSecond() - 1; // to is exclusive; times are whole seconds
+      // Points find the range when it is the most selective clause; doc values check it
+      // cheaply on the few documents the words lead to when it is not.
+      out.add(new IndexOrDocValuesQuery(LongPoint.newRangeQuery(IndexedMeeting.AT, lo, hi),
+          NumericDocValuesField.newSlowRangeQuery(IndexedMeeting.SORT_AT, lo, hi)));
+    }
+    if (platform != null) out.add(new TermQuery(new Term(IndexedMeeting.PLATFORM, platform)));
+    if (participant != null) {
+      out.add(new TermQuery(new Term(IndexedMeeting.PARTICIPANT, participantTerm(participant))));
+    }
+    if (companyDomains != null) {
+      out.add(companyDomains.isEmpty() ? new MatchNoDocsQuery("no such company")
+          : new TermInSetQuery(IndexedMeeting.PARTICIPANT_DOMAIN, companyDomains.stream().map(BytesRef::new).toList()));
+    }
+    return out;
+  }
+}
