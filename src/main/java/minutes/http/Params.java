@@ -23,7 +23,12 @@ public final class Params {
   private final Map<String, Deque<String>> query;
 
   public Params(HttpServerExchange ex) {
-    this.query = ex.getQueryParameters();
+    this(ex.getQueryParameters());
+  }
+
+  /** Parameters given by name, e.g. the arguments of an MCP tool call turned into text. */
+  public Params(Map<String, Deque<String>> query) {
+    this.query = query;
   }
 
   public Optional<String> first(String name) {

@@ -4,7 +4,10 @@ import minutes.keys.Scope;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
 import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
 import java.sql.Connection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import minutes.keys.Principal;
 import minutes.store.Db;
@@ -12,7 +15,9 @@ import minutes.store.Db;
 /**
  * The route table. Every API route runs the checks in the order decisions.md fixes:
  * authentication (401), scope (403), schema availability (503), then the endpoint, which
- * validates its parameters (400) before looking anything up (404).
+ * validates its parameters (400) before looking anything up (404). {@link #call} runs the
+ * same checks after authentication for a caller that is not an HTTP request (MCP tools),
+ * so both answer alike. Thread-safe once built.
  */
 public final class Routes {
   private final Db db;
@@ -20,6 +25,10 @@ public final class Routes {
   private final SchemaWatch schema;
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
+  private final Map<String, Api> apis = new HashMap<>();
+
+  /** An API route: its template, the scope it needs, the tables it reads and its endpoint. */
+  private record Api(Scope scope, Set<String> tables, Endpoint endpoint) {}
 
   /** {@code cacheControl}: the Cache-Control header of every keyed answer (config http.cache_control). */
   public Routes(Db db, String cacheControl) {
@@ -32,21 +41,45 @@ public final class Routes {
 
   /** An authenticated API route answering GET and HEAD. */
   public Routes api(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
+    Api api = new Api(scope, tables, endpoint);
+    apis.put(template, api);
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       try (Connection c = db.read()) {
         c.setAutoCommit(false);
         try {
           Principal principal = Auth.authenticate(ex, c);
-          ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
-          if (!principal.scopes().contains(scope)) throw ApiError.forbidden(scope);
-          schema.require(c, tables);
-          Json.ok(ex, endpoint.answer(new Request(ex, principal, new Params(ex), c)));
+          Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
+          Json.ok(ex, answer(api, principal, new Params(ex), path, c));
         } finally {
           c.rollback();
         }
       }
     });
+  }
+
+  /**
+   * The answer of the API route {@code template} (as registered) for an authenticated caller,
+   * read in a read transaction of its own: the 200 body, or the {@link ApiError} REST would send.
+   */
+  public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
+    Api api = apis.get(template);
+    if (api == null) throw new IllegalArgumentException("no API route " + template);
+    try (Connection c = db.read()) {
+      c.setAutoCommit(false);
+      try {
+        return answer(api, principal, params, path, c);
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  private Object answer(Api api, Principal principal, Params params, Map<String, String> path, Connection c)
+      throws Exception {
+    if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
+    schema.require(c, api.tables());
+    return api.endpoint().answer(new Request(principal, params, path, c));
   }
 
   /** A route without a key (health, documentation). */
