@@ -82,6 +82,8 @@ public final class App implements AutoCloseable {
         .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
+        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
+            TranscriptApi::search)
         .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), new SearchApi(search)::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))

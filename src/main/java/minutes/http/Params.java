@@ -58,6 +58,18 @@ public final class Params {
     return intClamped("offset", 0, Integer.MAX_VALUE, 0);
   }
 
+  /** An integer of at least 0, never clamped (a time in milliseconds, say); anything else is 400. */
+  public Optional<Long> nonNegativeLong(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return Optional.empty();
+    String s = raw.get().trim();
+    BigInteger v = INTEGER.matcher(s).matches() ? new BigInteger(s) : null;
+    if (v == null || v.signum() < 0 || v.bitLength() >= Long.SIZE) {
+      throw ApiError.badParam(name, name + " must be an integer of at least 0");
+    }
+    return Optional.of(v.longValue());
+  }
+
   /** One of the allowed values, or empty when absent. */
   public Optional<String> oneOf(String name, List<String> allowed) {
     Optional<String> raw = first(name);

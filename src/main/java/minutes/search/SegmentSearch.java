@@ -1,0 +1,141 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArrayMap;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.util.ArrayUtil;
+
+/**
+ * Which segments of one transcript match a search text, by the rules of GET /search
+ * (decisions.md, "Transcript windows and in-meeting search"): {@code q} is validated and
+ * analysed as a search's is, and every word and phrase of it must occur within the one
+ * segment, words folded as the index folds them. A match comes with a snippet rendered as
+ * search hits are: HTML-escaped, only {@code <mark>} raw. Immutable and thread-safe.
+ */
+public final class SegmentSearch {
+  private static final Analyzer QUERY = new SearchAnalyzer();
+  /**
+   * The index's words without its pair terms (those only speed up phrases in the index):
+   * analysing a segment is most of the cost of this search.
+   */
+  private static final Analyzer WORDS = new Analyzer() {
+    @Override
+    protected TokenStreamComponents createComponents(String fieldName) {
+      StandardTokenizer source = new StandardTokenizer();
+      return new TokenStreamComponents(source, new FoldingFilter(source));
+    }
+  };
+
+  private final SearchQuery query;
+  /** Each distinct query word, numbered. */
+  private final CharArrayMap<Integer> words = new CharArrayMap<>(16, false);
+  /** Per clause, the numbers of its words in order. */
+  private final int[][] clauses;
+
+  private SegmentSearch(SearchQuery query) {
+    this.query = query;
+    clauses = new int[query.clauses.size()][];
+    for (int c = 0; c < clauses.length; c++) {
+      List<String> clause = query.clauses.get(c);
+      clauses[c] = new int[clause.size()];
+      for (int w = 0; w < clause.size(); w++) {
+        Integer id = words.get(clause.get(w));
+        if (id == null) words.put(clause.get(w), id = words.size());
+        clauses[c][w] = id;
+      }
+    }
+  }
+
+  /** Validates and analyses q exactly as GET /search does; any refusal is a 400 naming q. */
+  public static SegmentSearch parse(String q) {
+    return new SegmentSearch(SearchQuery.parse(q, QUERY));
+  }
+
+  /** The trimmed text, echoed as {@code query}. */
+  public String query() {
+    return query.text;
+  }
+
+  /**
+   * The marked snippet of a segment's text when every word and phrase of the query occurs in
+   * it; null otherwise (and for a query left without words, e.g. only punctuation, as search
+   * finds nothing for it). A text longer than a snippet shows the window around its first match.
+   */
+  public String snippet(String text) {
+    if (clauses.length == 0) return null;
+    Occurrences found = occurrences(text);
+    if (found.size == 0) return null;
+    List<Passages.Span> spans = new ArrayList<>();
+    for (int c = 0; c < clauses.length; c++) {
+      if (!find(found, c, spans)) return null;
+    }
+    spans.sort((a, b) -> a.start() != b.start() ? Integer.compare(a.start(), b.start()) : Integer.compare(b.end(), a.end()));
+    int[] window = Snippets.window(text.length(), spans.get(0).start(), spans.get(0).end());
+    return Snippets.render(text, 0, text.length(), window[0], window[1], spans);
+  }
+
+  /** The text's words that are query words, in order: their number, position and offsets. */
+  private static final class Occurrences {
+    int size;
+    int[] word = new int[8], position = new int[8], start = new int[8], end = new int[8];
+
+    void add(int w, int p, int s, int e) {
+      if (size == word.length) {
+        word = ArrayUtil.grow(word, size + 1);
+        position = ArrayUtil.growExact(position, word.length);
+        start = ArrayUtil.growExact(start, word.length);
+        end = ArrayUtil.growExact(end, word.length);
+      }
+      word[size] = w;
+      position[size] = p;
+      start[size] = s;
+      end[size++] = e;
+    }
+  }
+
+  private Occurrences occurrences(String text) {
+    Occurrences out = new Occurrences();
+    try (TokenStream ts = WORDS.tokenStream("", text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
+      PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
+      ts.reset();
+      int position = -1;
+      while (ts.incrementToken()) {
+        position += increment.getPositionIncrement();
+        Integer id = words.get(term.buffer(), 0, term.length());
+        if (id != null) out.add(id, position, offset.startOffset(), offset.endOffset());
+      }
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    }
+    return out;
+  }
+
+  /**
+   * Adds clause c's matches to spans; false when it has none. Only query words are in
+   * {@code found}, so a phrase's next word, if present, is the next occurrence.
+   */
+  private boolean find(Occurrences found, int c, List<Passages.Span> spans) {
+    int[] clause = clauses[c];
+    boolean any = false;
+    for (int i = 0; i + clause.length <= found.size; i++) {
+      int k = 0;
+      while (k < clause.length && found.word[i + k] == clause[k] && found.position[i + k] == found.position[i] + k) k++;
+      if (k == clause.length) {
+        spans.add(new Passages.Span(found.start[i], found.end[i + k - 1], c));
+        any = true;
+      }
+    }
+    return any;
+  }
+}
