@@ -1,6 +1,7 @@
 package minutes.transcripts;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import minutes.http.ApiError;
@@ -57,15 +58,16 @@ public final class TranscriptApi {
     SegmentSearch query = SegmentSearch.parse(r.params().first("q").orElse(""));
     int limit = r.params().limit(500, 100);
     String id = MeetingsApi.visibleMeetingId(r);
-    List<Match> matches = new Sql("""
+    List<Segment> segments = new Sql("""
         SELECT idx, speaker_name, start_ms, end_ms, text FROM transcript_segment
         WHERE meeting_id = ? ORDER BY idx""", id)
-        .list(r.db(), rs -> {
-          String snippet = query.snippet(rs.getString(5));
-          return snippet == null ? null
-              : new Match(rs.getInt(1), rs.getString(2), rs.getLong(3), endMs(rs.getObject(4)), snippet);
-        });
-    List<Match> found = matches.stream().filter(m -> m != null).limit(limit).toList();
+        .list(r.db(), rs -> new Segment(rs.getInt(1), rs.getString(2), null, rs.getLong(3), endMs(rs.getObject(4)),
+            rs.getString(5)));
+    List<Match> found = new ArrayList<>();
+    for (SegmentSearch.Found f : query.find(segments.stream().map(Segment::text).toList(), limit)) {
+      Segment s = segments.get(f.segment());
+      found.add(new Match(s.index(), s.speakerName(), s.startMs(), s.endMs(), f.snippet()));
+    }
     return new Matches(id, query.query(), found);
   }
 
