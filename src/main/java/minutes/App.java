@@ -27,6 +27,7 @@ import minutes.http.Health;
 import minutes.http.Metrics;
 import minutes.http.Routes;
 import minutes.keys.Scope;
+import minutes.mcp.McpEndpoint;
 import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
@@ -46,6 +47,8 @@ public final class App implements AutoCloseable {
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
   private static final long GZIP_MIN_BYTES = 1024;
   private static final long STOP_WAIT_MILLIS = 1000;
+  /** The largest request body read, for every route (/mcp is the only one that reads one). */
+  private static final long MAX_BODY_BYTES = 64L * 1024;
   private static final HttpString NOSNIFF = HttpString.tryFromString("X-Content-Type-Options");
 
   private final Config config;
@@ -53,6 +56,7 @@ public final class App implements AutoCloseable {
   private TaskOrder taskOrder;
   private MeetingOrder meetingOrder;
   private SearchIndex search;
+  private McpEndpoint mcp;
   private Undertow server;
   private Drain drain;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -90,6 +94,8 @@ public final class App implements AutoCloseable {
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
+    mcp = new McpEndpoint(routes, db, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
+    routes.anyMethod(McpEndpoint.PATH, mcp.handler());
     HttpHandler answer = new ErrorMapper(exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
@@ -116,7 +122,7 @@ public final class App implements AutoCloseable {
         .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
         .setServerOption(UndertowOptions.MAX_PARAMETERS, 200)
         .setServerOption(UndertowOptions.MAX_HEADERS, 100)
-        .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 64L * 1024)
+        .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, MAX_BODY_BYTES)
         .setServerOption(UndertowOptions.ALLOW_ENCODED_SLASH, false)
         .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
         .setHandler(root)
@@ -186,6 +192,7 @@ public final class App implements AutoCloseable {
       }
       stopServer();
     }
+    if (mcp != null) mcp.close();
     if (taskOrder != null) taskOrder.close();
     if (meetingOrder != null) meetingOrder.close();
     if (search != null) search.close();

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * Settings, read once at start: defaults, then the properties file, then MINUTES_* environment
@@ -22,6 +25,7 @@ public record Config(
     String cacheControl,
     boolean logQueryText,
     int shutdownSeconds,
+    List<String> mcpAllowedOrigins,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -39,7 +43,10 @@ public record Config(
     HTTP_CACHE_CONTROL("http.cache_control", "MINUTES_HTTP_CACHE_CONTROL", "private, no-store"),
     // Search terms can be personal data, so the access log leaves them out unless asked.
     LOG_QUERY_TEXT("log.query_text", "MINUTES_LOG_QUERY_TEXT", "false"),
-    HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10");
+    HTTP_SHUTDOWN_SECONDS("http.shutdown_seconds", "MINUTES_HTTP_SHUTDOWN_SECONDS", "10"),
+    // Browser pages allowed to call /mcp (DNS-rebinding protection); loopback pages only by default.
+    MCP_ALLOWED_ORIGINS("mcp.allowed_origins", "MINUTES_MCP_ALLOWED_ORIGINS",
+        "http://localhost:*,http://127.0.0.1:*,http://[::1]:*");
 
     final String property;
     final String env;
@@ -82,6 +89,7 @@ public record Config(
         headerValue(Key.HTTP_CACHE_CONTROL, props, env),
         boolValue(Key.LOG_QUERY_TEXT, props, env),
         intValue(Key.HTTP_SHUTDOWN_SECONDS, props, env, 0, 600),
+        origins(Key.MCP_ALLOWED_ORIGINS, props, env),
         used);
   }
 
@@ -91,6 +99,7 @@ public record Config(
         + " db.auto_migrate=" + autoMigrate + " db.pool_size=" + dbPoolSize
         + " metrics.require_key=" + metricsRequireKey + " http.cache_control=\"" + cacheControl + "\""
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
+        + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 
@@ -119,6 +128,25 @@ public record Config(
       throw new ConfigException(
           key.property + " (" + key.env + ") must be an integer from " + min + " to " + max + ", got '" + raw + "'");
     }
+  }
+
+  /** An origin as browsers send it, scheme://host[:port], or with :* for any port. */
+  private static final Pattern ORIGIN = Pattern.compile("https?://[^/?#\\s,]+?(:(\\d{1,5}|\\*))?");
+
+  /** Comma-separated origins; {@code none} allows no browser page at all. */
+  private static List<String> origins(Key key, Properties props, Map<String, String> env) {
+    String raw = value(key, props, env);
+    if (raw.equalsIgnoreCase("none")) return List.of();
+    List<String> out = new ArrayList<>();
+    for (String part : raw.split(",")) {
+      String origin = part.trim();
+      if (!ORIGIN.matcher(origin).matches()) {
+        throw new ConfigException(key.property + " (" + key.env + ") must list origins such as http://localhost:* or "
+            + "https://agent.example.com, separated by commas, or be none; got '" + origin + "'");
+      }
+      out.add(origin);
+    }
+    return List.copyOf(out);
   }
 
   private static boolean boolValue(Key key, Properties props, Map<String, String> env) {

@@ -25,17 +25,26 @@ public final class ErrorMapper implements HttpHandler {
   public void handleRequest(HttpServerExchange ex) {
     try {
       next.handleRequest(ex);
-    } catch (ApiError e) {
-      send(ex, e);
-    } catch (java.sql.SQLTransientConnectionException busy) {
+    } catch (Throwable t) {
+      send(ex, asApiError(t, ex.getRequestMethod() + " " + ex.getRequestPath()));
+    }
+  }
+
+  /**
+   * What a failure tells the caller: an {@link ApiError} as it is; every pooled connection
+   * busy is a 503; anything else is logged with {@code where} (the request line, or the MCP
+   * tool) and becomes the fixed 500. Also used by /mcp, whose tool errors carry the same body.
+   */
+  public static ApiError asApiError(Throwable t, String where) {
+    if (t instanceof ApiError e) return e;
+    if (t instanceof java.sql.SQLTransientConnectionException busy) {
       // Every pooled connection stayed busy for the pool's timeout: overload, not a fault of
       // the server's code, and over once the load is. Say so, with when to come back.
-      log.warn("no database connection free on {} {}: {}", ex.getRequestMethod(), ex.getRequestPath(), busy.getMessage());
-      send(ex, ApiError.unavailable(2, "the server is busy; try again in a few seconds"));
-    } catch (Throwable t) {
-      log.error("internal error on {} {}", ex.getRequestMethod(), ex.getRequestPath(), t);
-      send(ex, ApiError.internal(null, "the server failed to answer this request; it has been logged"));
+      log.warn("no database connection free on {}: {}", where, busy.getMessage());
+      return ApiError.unavailable(2, "the server is busy; try again in a few seconds");
     }
+    log.error("internal error on {}", where, t);
+    return ApiError.internal(null, "the server failed to answer this request; it has been logged");
   }
 
   public static void send(HttpServerExchange ex, ApiError e) {

@@ -75,6 +75,13 @@ public final class Routes {
     }
   }
 
+  /** The scope the API route {@code template} needs. */
+  public Scope scope(String template) {
+    Api api = apis.get(template);
+    if (api == null) throw new IllegalArgumentException("no API route " + template);
+    return api.scope();
+  }
+
   private Object answer(Api api, Principal principal, Params params, Map<String, String> path, Connection c)
       throws Exception {
     if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
@@ -86,6 +93,14 @@ public final class Routes {
   public Routes open(String template, HttpHandler handler) {
     router.add("GET", template, handler);
     router.add("HEAD", template, handler);
+    return this;
+  }
+
+  /** A route that takes any method and answers 405 itself where it must (POST /mcp). */
+  public Routes anyMethod(String template, HttpHandler handler) {
+    for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}) {
+      router.add(method, template, handler);
+    }
     return this;
   }
 

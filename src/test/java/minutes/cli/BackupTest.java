@@ -41,7 +41,7 @@ class BackupTest {
 
     String path = "/api/v1/search?q=quarterly%20planning";
     Config restored = new Config("127.0.0.1", 0, copy.resolve("minutes.db"), copy.resolve("index"), false, 2, false,
-        "private, no-store", false, 10, null);
+        "private, no-store", false, 10, java.util.List.of(), null);
     try (App app = new App(restored).start()) {
       HttpResponse<String> r = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))

@@ -226,7 +226,7 @@ class SearchSyncTest {
 
   @Test
   void importWithoutAServerUpdatesTheIndexAndLeavesItToARunningOne() throws Exception {
-    Config config = new Config("127.0.0.1", 0, dbPath, root, false, 2, false, "private, no-store", false, 10, null);
+    Config config = new Config("127.0.0.1", 0, dbPath, root, false, 2, false, "private, no-store", false, 10, java.util.List.of(), null);
     assertTrue(SearchIndex.updateAfterImport(config).startsWith("search index built"));
     new SearchData().meeting("acme", "fresh", "Fresh", "2026-02-03T09:00:00Z", List.of(), null, "echo").importInto(dbPath, dir);
     assertEquals("search index updated (1 meetings)", SearchIndex.updateAfterImport(config));

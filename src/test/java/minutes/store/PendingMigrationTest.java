@@ -30,7 +30,7 @@ class PendingMigrationTest {
       c.createStatement().execute("INSERT INTO workspace(slug, name) VALUES ('acme', 'Acme')");
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }
-    Config config = new Config("127.0.0.1", 0, db, dir.resolve("index"), false, 2, false, "private, no-store", false, 10, null);
+    Config config = new Config("127.0.0.1", 0, db, dir.resolve("index"), false, 2, false, "private, no-store", false, 10, java.util.List.of(), null);
     try (App app = new App(config).start()) {
       HttpClient client = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + app.port();
