@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,5 +58,20 @@ class ConfigTest {
     // A header value must not be able to split the header (CR/LF) or smuggle non-ASCII.
     e = assertThrows(Config.ConfigException.class, () -> Config.load(file(""), Map.of("MINUTES_HTTP_CACHE_CONTROL", "no-store\r\nX-Evil: 1")));
     assertTrue(e.getMessage().contains("http.cache_control"), e.getMessage());
+  }
+
+  @Test
+  void mcpAllowedOriginsDefaultToLoopbackPagesAndCanBeListedOrNone() throws Exception {
+    assertEquals(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"),
+        Config.load(file(""), Map.of()).mcpAllowedOrigins());
+    Config listed = Config.load(file("mcp.allowed_origins=https://agent.example.com, http://10.0.0.5:8080\n"), Map.of());
+    assertEquals(List.of("https://agent.example.com", "http://10.0.0.5:8080"), listed.mcpAllowedOrigins());
+    assertTrue(listed.summary().contains("mcp.allowed_origins=https://agent.example.com,http://10.0.0.5:8080"));
+    assertEquals(List.of(), Config.load(file(""), Map.of("MINUTES_MCP_ALLOWED_ORIGINS", "none")).mcpAllowedOrigins());
+    for (String bad : List.of("*", "agent.example.com", "https://agent.example.com/path", "ftp://x")) {
+      var e = assertThrows(Config.ConfigException.class,
+          () -> Config.load(file(""), Map.of("MINUTES_MCP_ALLOWED_ORIGINS", bad)), bad);
+      assertTrue(e.getMessage().contains("mcp.allowed_origins (MINUTES_MCP_ALLOWED_ORIGINS)"), e.getMessage());
+    }
   }
 }
