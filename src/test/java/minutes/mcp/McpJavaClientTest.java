@@ -22,7 +22,10 @@ import minutes.ApiServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** /mcp through the official Java SDK client: every tool answers what its REST twin answers, key by key. */
+/**
+ * /mcp through the official Java SDK client: every tool answers what its REST twin answers,
+ * key by key, and the client finds each answer valid against the tool's output schema.
+ */
 class McpJavaClientTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,7 +36,9 @@ class McpJavaClientTest {
         .endpoint("/mcp")
         .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + api.key(keyName)))
         .build();
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
+    // Schema caching makes the client check every structured answer against the tool's output schema.
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20))
+        .enableCallToolSchemaCaching(true).build();
     McpSchema.InitializeResult init = client.initialize();
     assertEquals("minutes", init.serverInfo().name());
     assertTrue(List.of("2025-06-18", "2025-11-25").contains(init.protocolVersion()), init.protocolVersion());
