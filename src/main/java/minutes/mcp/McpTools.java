@@ -101,7 +101,7 @@ final class McpTools {
           .annotations(new ToolAnnotations(twin.title, true, false, true, false, null))
           .build();
       specifications.add(new SyncToolSpecification(tool, (context, request) ->
-          call(twin, input, McpEndpoint.principal(context), request.arguments())));
+          call(twin, input, HttpTransport.principal(context), request.arguments())));
     }
   }
 

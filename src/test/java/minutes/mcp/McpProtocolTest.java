@@ -165,12 +165,18 @@ class McpProtocolTest {
     for (String body : List.of("not json", "[1,2]", "{\"id\":1}", "")) {
       ApiServer.Response r = post(ALL, body);
       assertEquals(400, r.status(), body + ": " + r.body());
-      assertEquals(-32600, r.json().at("/error/code").asInt(), r.body());
+      assertEquals(-32700, r.json().at("/error/code").asInt(), r.body());
+      assertTrue(r.json().get("id").isNull(), r.body());
       assertFalse(r.body().contains("stackTrace") || r.body().contains("Exception"), r.body());
     }
     Map<String, String> noAccept = headers(api.key(ALL));
-    noAccept.remove("Accept");
-    assertEquals(400, post(noAccept, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").status());
+    noAccept.put("Accept", "application/json");
+    ApiServer.Response accept = post(noAccept, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assertEquals(400, accept.status());
+    assertEquals("Accept", accept.json().at("/error/field").asText());
+    Map<String, String> text = headers(api.key(ALL));
+    text.put("Content-Type", "text/plain");
+    assertEquals("Content-Type", post(text, "{}").json().at("/error/field").asText());
     // Params of the wrong form are the caller's mistake: a JSON-RPC error, never a 500.
     for (String params : List.of("\"x\"", "{\"name\":\"search\",\"arguments\":\"q=x\"}", "7")) {
       ApiServer.Response r = post(ALL, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":" + params + "}");
