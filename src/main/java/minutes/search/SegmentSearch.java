@@ -189,35 +189,39 @@ public final class SegmentSearch {
    * filter drops only some of those ("Mueller" is "muller", "queue" stays), this form all.
    */
   static String rough(String text) {
-    StringBuilder out = new StringBuilder(text.length());
+    char[] out = new char[text.length() + 16];
+    int n = 0;
     char[] one = new char[2], folded = new char[8];
     for (int i = 0; i < text.length(); ) {
-      int raw = text.codePointAt(i);
-      i += Character.charCount(raw);
-      int cp = Character.toLowerCase(raw);
-      if (cp < 0x80) {
-        append(out, (char) cp);
+      char c = text.charAt(i);
+      if (out.length - n < 8) out = java.util.Arrays.copyOf(out, out.length * 2);
+      if (c < 0x80) { // nearly every character: no code point, no table
+        i++;
+        n = append(out, n, c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
         continue;
       }
+      int cp = text.codePointAt(i);
+      i += Character.charCount(cp);
+      cp = Character.toLowerCase(cp);
       switch (cp) {
-        case '\u00E4' -> append(out, 'a');
-        case '\u00F6' -> append(out, 'o');
-        case '\u00FC' -> append(out, 'u');
-        case '\u00DF' -> out.append("ss");
+        case '\u00E4' -> n = append(out, n, 'a');
+        case '\u00F6' -> n = append(out, n, 'o');
+        case '\u00FC' -> n = append(out, n, 'u');
+        case '\u00DF' -> n = append(out, append(out, n, 's'), 's');
         default -> {
-          int n = Character.toChars(cp, one, 0);
-          int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, n);
-          for (int k = 0; k < m; k++) append(out, folded[k]);
+          int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, Character.toChars(cp, one, 0));
+          for (int k = 0; k < m; k++) n = append(out, n, folded[k]);
         }
       }
     }
-    return out.toString();
+    return new String(out, 0, n);
   }
 
-  private static void append(StringBuilder out, char c) {
-    int last = out.length() - 1;
-    if (c == 'e' && last >= 0 && (out.charAt(last) == 'a' || out.charAt(last) == 'o' || out.charAt(last) == 'u')) return;
-    out.append(c);
+  /** Appends c at n unless it is an "e" after a, o or u; returns the new length. */
+  private static int append(char[] out, int n, char c) {
+    if (c == 'e' && n > 0 && (out[n - 1] == 'a' || out[n - 1] == 'o' || out[n - 1] == 'u')) return n;
+    out[n] = c;
+    return n + 1;
   }
 
   /** A segment's words that are query words, in order: their number, position and offsets. */
