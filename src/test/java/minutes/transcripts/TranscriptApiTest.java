@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
 import java.util.List;
 import minutes.ApiServer;
 import org.junit.jupiter.api.Test;
@@ -73,9 +72,7 @@ class TranscriptApiTest {
   private List<Integer> indexes(String query) {
     ApiServer.Response r = api.get("/api/v1/meetings/" + M1 + "/transcript" + query, ALL);
     assertEquals(200, r.status(), r.body());
-    List<Integer> out = new ArrayList<>();
-    r.json().get("data").forEach(s -> out.add(s.get("index").asInt()));
-    return out;
+    return ApiServer.column(r.json(), "index").stream().map(Integer::valueOf).toList();
   }
 
   @Test

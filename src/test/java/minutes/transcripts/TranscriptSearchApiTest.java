@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import minutes.ApiServer;
 import org.junit.jupiter.api.Test;
@@ -33,9 +32,7 @@ class TranscriptSearchApiTest {
   private static List<Integer> indexes(String q) {
     ApiServer.Response r = search(q, "", ALL);
     assertEquals(200, r.status(), r.body());
-    List<Integer> out = new ArrayList<>();
-    r.json().get("data").forEach(s -> out.add(s.get("index").asInt()));
-    return out;
+    return ApiServer.column(r.json(), "index").stream().map(Integer::valueOf).toList();
   }
 
   @Test
