@@ -28,6 +28,7 @@ import minutes.http.Params;
 import minutes.http.Routes;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
+import minutes.store.Vocabulary;
 
 /**
  * The read-only tools of /mcp, each the twin of one REST route (decisions.md, "MCP endpoint
@@ -38,7 +39,6 @@ import minutes.keys.Scope;
  * openapi.json, so a tool cannot describe its twin differently. Thread-safe.
  */
 final class McpTools {
-  private static final Pattern PATH_PARAM = Pattern.compile("\\{(\\w+)}");
   private static final String SCHEMAS = "#/components/schemas/";
 
   /** A tool: its name, title, REST twin and what it tells an agent; {@code extra}: arguments openapi.json lacks yet. */
@@ -230,7 +230,7 @@ final class McpTools {
         "Only meetings that start (or, without a start, were created) at or after this date YYYY-MM-DD or RFC 3339 date-time."));
     f.put("to", Map.of("type", "string", "description",
         "Only meetings that start (or were created) before this date or date-time (exclusive)."));
-    f.put("platform", Map.of("type", "string", "enum", minutes.store.Vocabulary.PLATFORMS, "description",
+    f.put("platform", Map.of("type", "string", "enum", Vocabulary.PLATFORMS, "description",
         "Only meetings held on this platform."));
     f.put("participant", Map.of("type", "string", "description",
         "Only meetings with a participant of this email (case-insensitive)."));
