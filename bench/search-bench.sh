@@ -11,34 +11,9 @@ cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
 WRK_SECONDS=${2:-20}
 OUT=bench/out/search
-# A free port: the machine may be shared with other servers.
-PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
-mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
-
-JAVA_HOME=$(./run.sh java-home)   # run.sh finds a JDK 21+ (the default java may be 17)
-export JAVA_HOME
-export PATH="$JAVA_HOME/bin:$PATH"
-JAVA="$JAVA_HOME/bin/java"
-# Run from a private copy of the classes: the source tree is shared and may be rebuilt meanwhile.
-mvn -B -q -DskipTests package >&2
-rm -rf "$OUT/cp" && mkdir -p "$OUT/cp" && cp -r target/classes target/test-classes target/lib "$OUT/cp/"
-CP="$OUT/cp/classes:$OUT/cp/test-classes:$OUT/cp/lib/*"
-JVM=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)   # as run.sh
-RUN=("${JVM[@]}" -cp "$CP" minutes.cli.Main)
-BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.cli.Main)   # import, reindex: as run.sh
+source bench/transcript-corpus.sh
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
-
-export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
-if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then
-  rm -rf "$OUT/minutes.db"* "$OUT/index"
-  echo "generating $MEETINGS meetings..." >&2
-  "${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42 --out "$OUT/corpus.ndjson"
-  echo "importing (the import also builds the first index)..." >&2
-  "${BUILD[@]}" import "$OUT/corpus.ndjson" | tail -2 >&2
-  rm -f "$OUT/corpus.ndjson"   # several GB; the database holds it all now
-fi
-SLUG=bench-1
 
 echo "reindexing..." >&2
 if [ "${SKIP_REINDEX:-0}" != 1 ]; then
@@ -55,11 +30,7 @@ if [ "${KEEP_QUERIES:-0}" != 1 ] || [ ! -f "$OUT/queries.txt" ]; then
   "${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
 fi
 
-"${JVM[@]}" -cp "$CP" minutes.cli.Main serve > "$OUT/server.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
-kill -0 $SERVER 2>/dev/null || { echo "the server did not start; see $OUT/server.log" >&2; exit 1; }
+bench_serve
 
 echo "| what (300 queries, limit 50, snippets) | p50 ms | p95 ms | p99 ms | queries timed |"
 echo "|---|---|---|---|---|"

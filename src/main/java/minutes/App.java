@@ -29,6 +29,7 @@ import minutes.http.Metrics;
 import minutes.http.RateLimit;
 import minutes.http.Routes;
 import minutes.keys.Scope;
+import minutes.mcp.McpEndpoint;
 import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
@@ -49,6 +50,8 @@ public final class App implements AutoCloseable {
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
   private static final long GZIP_MIN_BYTES = 1024;
   private static final long STOP_WAIT_MILLIS = 1000;
+  /** The largest request body read, for every route (/mcp is the only one that reads one). */
+  private static final long MAX_BODY_BYTES = 64L * 1024;
   private static final HttpString NOSNIFF = HttpString.tryFromString("X-Content-Type-Options");
 
   private final Config config;
@@ -56,6 +59,7 @@ public final class App implements AutoCloseable {
   private TaskOrder taskOrder;
   private MeetingOrder meetingOrder;
   private SearchIndex search;
+  private McpEndpoint mcp;
   private Undertow server;
   private Drain drain;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -90,13 +94,17 @@ public final class App implements AutoCloseable {
         .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
-        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"), 
+        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
+            TranscriptApi::search)
+        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"),
             new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search"))::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
+    mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
+    routes.anyMethod(McpEndpoint.PATH, mcp.handler());
     HttpHandler answer = new ErrorMapper(metrics, exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
@@ -126,7 +134,7 @@ public final class App implements AutoCloseable {
         .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
         .setServerOption(UndertowOptions.MAX_PARAMETERS, 200)
         .setServerOption(UndertowOptions.MAX_HEADERS, 100)
-        .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 64L * 1024)
+        .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, MAX_BODY_BYTES)
         .setServerOption(UndertowOptions.ALLOW_ENCODED_SLASH, false)
         .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
         .setHandler(root)
@@ -196,6 +204,7 @@ public final class App implements AutoCloseable {
       }
       stopServer();
     }
+    if (mcp != null) mcp.close();
     if (taskOrder != null) taskOrder.close();
     if (meetingOrder != null) meetingOrder.close();
     if (search != null) search.close();

@@ -166,6 +166,14 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     return send(b);
   }
 
+  /** POST with a body and raw headers (for /mcp), checked against openapi.json like every answer. */
+  public Response post(String pathAndQuery, Map<String, String> headers, String body) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(pathAndQuery))
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    headers.forEach(b::header);
+    return send(b);
+  }
+
   /**
    * Sends, decodes gzip, and checks the answer against openapi.json, so that the document
    * cannot drift from what the server does: a mismatch fails the test.

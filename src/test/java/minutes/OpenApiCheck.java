@@ -2,13 +2,12 @@ package minutes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
-import com.networknt.schema.oas.OpenApi31;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.dialect.Dialects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -30,10 +28,9 @@ import java.util.regex.Pattern;
 public final class OpenApiCheck {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNode DOC = load();
-  private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-      b -> b.metaSchema(OpenApi31.getInstance()).defaultMetaSchemaIri(OpenApi31.getInstance().getIri()));
-  private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
-  private static final Map<String, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
+  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(Dialects.getOpenApi31(),
+      b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
+  private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
   private static final List<Map.Entry<Pattern, String>> TEMPLATES = templates();
 
   private OpenApiCheck() {}
@@ -112,10 +109,7 @@ public final class OpenApiCheck {
       problems.add("body is not JSON");
       return;
     }
-    JsonSchema schema = SCHEMAS.computeIfAbsent(schemaPointer,
-        p -> FACTORY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p), CONFIG));
-    Set<ValidationMessage> errors = schema.validate(node);
-    for (ValidationMessage e : errors) problems.add(e.getMessage());
+    for (Error e : schema(schemaPointer).validate(node)) problems.add(e.toString());
   }
 
   /** Every JSON example of a 200 answer that does not validate against its own schema. */
@@ -125,11 +119,14 @@ public final class OpenApiCheck {
       String pointer = "/paths/" + escape(path) + "/get/responses/200/content/application~1json";
       JsonNode example = DOC.at(pointer + "/example");
       if (example.isMissingNode()) continue;
-      JsonSchema schema = SCHEMAS.computeIfAbsent(pointer + "/schema",
-          p -> FACTORY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p), CONFIG));
-      for (ValidationMessage e : schema.validate(example)) problems.add(path + ": " + e.getMessage());
+      for (Error e : schema(pointer + "/schema").validate(example)) problems.add(path + ": " + e);
     }
     return problems;
+  }
+
+  /** The schema at a JSON pointer into openapi.json, compiled once. */
+  static Schema schema(String pointer) {
+    return SCHEMAS.computeIfAbsent(pointer, p -> REGISTRY.getSchema(SchemaLocation.of("classpath:openapi.json#" + p)));
   }
 
   /** The documented template a raw path falls under; literal paths win over templated ones. */

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * Settings, read once at start: defaults, then the properties file, then MINUTES_* environment
@@ -25,6 +28,7 @@ public record Config(
     int shutdownSeconds,
     Limits limits,
     int searchTimeoutMs,
+    List<String> mcpAllowedOrigins,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -58,7 +62,10 @@ public record Config(
     HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "16"),
     // 25 times the slowest request statement measured at 20,000 meetings (customers, 0.2 s), and
     // well under the time clients and proxies wait (30-60 s), so they get a clear 503 instead.
-    DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000");
+    DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000"),
+    // Browser pages allowed to call /mcp (DNS-rebinding protection); loopback pages only by default.
+    MCP_ALLOWED_ORIGINS("mcp.allowed_origins", "MINUTES_MCP_ALLOWED_ORIGINS",
+        "http://localhost:*,http://127.0.0.1:*,http://[::1]:*");
 
     final String property;
     final String env;
@@ -109,6 +116,7 @@ public record Config(
             intValue(Key.HTTP_MAX_QUEUED, props, env, 1, 100_000),
             intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
         intValue(Key.SEARCH_TIMEOUT_MS, props, env, 1, 600_000),
+        origins(Key.MCP_ALLOWED_ORIGINS, props, env),
         used);
   }
 
@@ -132,7 +140,7 @@ public record Config(
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
-        + " search.timeout_ms=" + searchTimeoutMs
+        + " search.timeout_ms=" + searchTimeoutMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 
@@ -179,6 +187,25 @@ public record Config(
       throw new ConfigException(
           key.property + " (" + key.env + ") must be an integer from " + min + " to " + max + ", got '" + raw + "'");
     }
+  }
+
+  /** An origin as browsers send it, scheme://host[:port], or with :* for any port. */
+  private static final Pattern ORIGIN = Pattern.compile("https?://[^/?#\\s,]+?(:(\\d{1,5}|\\*))?");
+
+  /** Comma-separated origins; {@code none} allows no browser page at all. */
+  private static List<String> origins(Key key, Properties props, Map<String, String> env) {
+    String raw = value(key, props, env);
+    if (raw.equalsIgnoreCase("none")) return List.of();
+    List<String> out = new ArrayList<>();
+    for (String part : raw.split(",")) {
+      String origin = part.trim();
+      if (!ORIGIN.matcher(origin).matches()) {
+        throw new ConfigException(key.property + " (" + key.env + ") must list origins such as http://localhost:* or "
+            + "https://agent.example.com, separated by commas, or be none; got '" + origin + "'");
+      }
+      out.add(origin);
+    }
+    return List.copyOf(out);
   }
 
   private static boolean boolValue(Key key, Properties props, Map<String, String> env) {

@@ -34,6 +34,11 @@ public final class ApiError extends RuntimeException {
         Map.of("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + needed.value() + "\""));
   }
 
+  /** 403 for a request refused before any key is looked at (an Origin that is not allowed, say). */
+  public static ApiError forbidden(String message) {
+    return new ApiError(403, "forbidden", null, message, Map.of());
+  }
+
   public static ApiError notFound(String message) {
     return new ApiError(404, "not_found", null, message, Map.of());
   }
@@ -41,6 +46,18 @@ public final class ApiError extends RuntimeException {
   public static ApiError methodNotAllowed(String method) {
     return new ApiError(405, "method_not_allowed", null, method + " is not allowed here; this API is read-only",
         Map.of("Allow", "GET, HEAD"));
+  }
+
+  /** 405 on a path that answers other methods than GET and HEAD, e.g. POST /mcp; {@code allow} lists them. */
+  public static ApiError methodNotAllowed(String method, String allow) {
+    return new ApiError(405, "method_not_allowed", null, method + " is not allowed here; use " + allow,
+        Map.of("Allow", allow));
+  }
+
+  /** 413: a request body over the limit, which is not read. */
+  public static ApiError tooLarge(long limitBytes) {
+    return new ApiError(413, "content_too_large", null, "the request body is larger than " + limitBytes + " bytes",
+        Map.of());
   }
 
   /** A server-side failure (500); {@code field} is set only by the api-spec 4.4 quirk, null otherwise. */

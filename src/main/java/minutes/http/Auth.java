@@ -9,14 +9,18 @@ import java.util.regex.Pattern;
 import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 
-/** Turns the Authorization header into a {@link Principal} or a 401 (api-spec section 5). */
-final class Auth {
+/**
+ * Turns the Authorization header into a {@link Principal} or a 401 (api-spec section 5): the
+ * one place where a request's key is resolved, for REST routes and /mcp alike.
+ */
+public final class Auth {
   // Scheme case-insensitive (RFC 7235); the space is required, so "Bearer<key>" is refused.
   private static final Pattern BEARER = Pattern.compile("(?i:bearer) +([A-Za-z0-9_\\-]{43,256})\\s*");
 
   private Auth() {}
 
-  static Principal authenticate(HttpServerExchange ex, Connection c) throws SQLException {
+  /** The request's caller; the key's id goes into the access log. */
+  public static Principal authenticate(HttpServerExchange ex, Connection c) throws SQLException {
     String header = ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
     if (header == null || header.isBlank()) {
       throw ApiError.unauthorized("send the key as Authorization: Bearer <key>");
@@ -25,7 +29,9 @@ final class Auth {
     if (!m.matches()) {
       throw ApiError.unauthorized("the Authorization header must be Bearer followed by a space and the key");
     }
-    return ApiKeys.resolve(c, m.group(1))
+    Principal principal = ApiKeys.resolve(c, m.group(1))
         .orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
+    ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
+    return principal;
   }
 }

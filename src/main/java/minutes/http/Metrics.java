@@ -137,7 +137,7 @@ public final class Metrics {
     return ex -> {
       if (requireKey) {
         try (Connection c = db.read()) {
-          ex.putAttachment(AccessLog.KEY_ID, Auth.authenticate(ex, c).keyId());
+          Auth.authenticate(ex, c);
         }
       }
       last = snapshot();

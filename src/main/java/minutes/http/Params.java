@@ -24,7 +24,12 @@ public final class Params {
   private final Map<String, Deque<String>> query;
 
   public Params(HttpServerExchange ex) {
-    this.query = ex.getQueryParameters();
+    this(ex.getQueryParameters());
+  }
+
+  /** Parameters given by name, e.g. the arguments of an MCP tool call turned into text. */
+  public Params(Map<String, Deque<String>> query) {
+    this.query = query;
   }
 
   public Optional<String> first(String name) {
@@ -52,6 +57,18 @@ public final class Params {
 
   public int offset() {
     return intClamped("offset", 0, Integer.MAX_VALUE, 0);
+  }
+
+  /** An integer of at least 0, never clamped (a time in milliseconds, say); anything else is 400. */
+  public Optional<Long> nonNegativeLong(String name) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return Optional.empty();
+    String s = raw.get().trim();
+    BigInteger v = INTEGER.matcher(s).matches() ? new BigInteger(s) : null;
+    if (v == null || v.signum() < 0 || v.bitLength() >= Long.SIZE) {
+      throw ApiError.badParam(name, name + " must be an integer of at least 0");
+    }
+    return Optional.of(v.longValue());
   }
 
   /** One of the allowed values, or empty when absent. */

@@ -1,18 +1,25 @@
 package minutes.http;
 
-import minutes.keys.Scope;
 import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RoutingHandler;
 import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import minutes.keys.Principal;
+import minutes.keys.Scope;
 import minutes.store.Db;
 
 /**
  * The route table. Every API route runs the checks in the order decisions.md fixes:
  * authentication (401), the key's rate limit (429), scope (403), schema availability (503),
  * then the endpoint, which validates its parameters (400) before looking anything up (404).
+ * {@link #call} runs the same checks after authentication for a caller that is not an HTTP
+ * request (MCP tools), so both answer alike. Thread-safe once built.
  */
 public final class Routes {
   private final Db db;
@@ -21,6 +28,16 @@ public final class Routes {
   private final SchemaWatch schema;
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
+  private final Map<String, Api> apis = new HashMap<>();
+
+  /** An API route: the scope it needs, the tables it reads and its endpoint. */
+  private record Api(Scope scope, Set<String> tables, Endpoint endpoint) {}
+
+  /** A read on a request's connection, inside its read transaction. */
+  @FunctionalInterface
+  private interface Read<T> {
+    T on(Connection c) throws Exception;
+  }
 
   /** {@code cacheControl}: the Cache-Control header of every keyed answer (config http.cache_control). */
   public Routes(Db db, String cacheControl, RateLimit rateLimit) {
@@ -34,36 +51,95 @@ public final class Routes {
 
   /** An authenticated API route answering GET and HEAD. */
   public Routes api(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
+    Api api = new Api(scope, tables, endpoint);
+    apis.put(template, api);
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
-      try (Connection c = db.readForRequest()) {
-        c.setAutoCommit(false);
-        try {
-          Principal principal = Auth.authenticate(ex, c);
-          ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
-          rateLimit.admit(ex, principal.keyId());
-          if (!principal.scopes().contains(scope)) throw ApiError.forbidden(scope);
-          schema.require(c, tables);
-          Json.ok(ex, endpoint.answer(new Request(ex, principal, new Params(ex), c)));
-        } catch (Throwable failed) {
-          // A connection the database cut (PostgreSQL gone) fails its rollback too: the first
-          // failure says what happened, so it is the one that travels on to the error mapper.
-          try {
-            c.rollback();
-          } catch (java.sql.SQLException alsoFailed) {
-            failed.addSuppressed(alsoFailed);
-          }
-          throw failed;
-        }
-        c.rollback();
-      }
+      Object body = read(c -> {
+        Principal principal = admit(ex, c);
+        Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
+        return answer(api, principal, new Params(ex), path, c);
+      });
+      Json.ok(ex, body);
     });
+  }
+
+  /**
+   * The caller of a keyed request, admitted: its key resolved (401 otherwise) and counted
+   * against its rate limit (429 when over it). Every keyed entry point, REST and /mcp, comes here.
+   */
+  public Principal admit(HttpServerExchange ex, Connection c) throws SQLException {
+    Principal principal = Auth.authenticate(ex, c);
+    rateLimit.admit(ex, principal.keyId());
+    return principal;
+  }
+
+  /** {@link #admit} on a connection of its own, for a caller that reads nothing else (/mcp). */
+  public Principal admit(HttpServerExchange ex) throws Exception {
+    return read(c -> admit(ex, c));
+  }
+
+  /**
+   * The answer of the API route {@code template} (as registered) for an admitted caller, read
+   * in a read transaction of its own: the 200 body, or the {@link ApiError} REST would send.
+   */
+  public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
+    Api api = apis.get(template);
+    if (api == null) throw new IllegalArgumentException("no API route " + template);
+    return read(c -> answer(api, principal, params, path, c));
+  }
+
+  /** The scope the API route {@code template} needs. */
+  public Scope scope(String template) {
+    Api api = apis.get(template);
+    if (api == null) throw new IllegalArgumentException("no API route " + template);
+    return api.scope();
+  }
+
+  private Object answer(Api api, Principal principal, Params params, Map<String, String> path, Connection c)
+      throws Exception {
+    if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
+    schema.require(c, api.tables());
+    return api.endpoint().answer(new Request(principal, params, path, c));
+  }
+
+  /**
+   * Runs {@code read} in one read transaction on a request connection (its statements time
+   * limited), so that a count and its page see the same snapshot, and ends it.
+   */
+  private <T> T read(Read<T> read) throws Exception {
+    try (Connection c = db.readForRequest()) {
+      c.setAutoCommit(false);
+      T result;
+      try {
+        result = read.on(c);
+      } catch (Throwable failed) {
+        // A connection the database cut (PostgreSQL gone) fails its rollback too: the first
+        // failure says what happened, so it is the one that travels on to the error mapper.
+        try {
+          c.rollback();
+        } catch (SQLException alsoFailed) {
+          failed.addSuppressed(alsoFailed);
+        }
+        throw failed;
+      }
+      c.rollback();
+      return result;
+    }
   }
 
   /** A route without a key (health, documentation). */
   public Routes open(String template, HttpHandler handler) {
     router.add("GET", template, handler);
     router.add("HEAD", template, handler);
+    return this;
+  }
+
+  /** A route that takes any method and answers 405 itself where it must (POST /mcp). */
+  public Routes anyMethod(String template, HttpHandler handler) {
+    for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}) {
+      router.add(method, template, handler);
+    }
     return this;
   }
 

@@ -57,6 +57,15 @@ public final class SearchApi {
     }
   }
 
+  /** q of the search within one meeting's transcript, validated as here; a refused one is 400 naming q. */
+  public static SegmentSearch segmentSearch(String q) {
+    try {
+      return SegmentSearch.parse(q);
+    } catch (SearchQuery.Refused e) {
+      throw ApiError.badParam("q", e.getMessage());
+    }
+  }
+
   /** q validated and analysed; a refused one is 400 naming q. */
   static SearchQuery query(String q, Analyzer analyzer) {
     try {

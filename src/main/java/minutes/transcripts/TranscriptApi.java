@@ -1,13 +1,24 @@
 package minutes.transcripts;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import minutes.http.ApiError;
 import minutes.http.Pagination;
+import minutes.http.Params;
 import minutes.http.Request;
 import minutes.meetings.MeetingsApi;
+import minutes.search.SearchApi;
+import minutes.search.SegmentSearch;
 import minutes.store.Sql;
 
-/** GET /meetings/{id}/transcript: segments in time order, paged. Stateless. */
+/**
+ * GET /meetings/{id}/transcript (segments in time order, paged, optionally within a time
+ * window) and GET /meetings/{id}/transcript/search (the segments that match a search text).
+ * Stateless.
+ */
 public final class TranscriptApi {
   private TranscriptApi() {}
 
@@ -15,16 +26,60 @@ public final class TranscriptApi {
 
   public record Transcript(String meetingId, List<Segment> data, Pagination pagination) {}
 
+  /** A segment that matched, with its times, to jump to the moment. */
+  public record Match(int index, String speakerName, long startMs, Long endMs, String snippet) {}
+
+  public record Matches(String meetingId, String query, List<Match> data) {}
+
   public static Transcript get(Request r) throws SQLException {
-    int limit = r.params().limit(5000, 1000);
-    int offset = r.params().offset();
+    Params p = r.params();
+    int limit = p.limit(5000, 1000);
+    int offset = p.offset();
+    Optional<Long> fromMs = p.nonNegativeLong("from_ms");
+    Optional<Long> toMs = p.nonNegativeLong("to_ms");
+    if (fromMs.isPresent() && toMs.isPresent() && toMs.get() <= fromMs.get()) {
+      throw ApiError.badParam("to_ms", "to_ms must be greater than from_ms");
+    }
     String id = MeetingsApi.visibleMeetingId(r);
-    long total = new Sql("SELECT count(*) FROM transcript_segment WHERE meeting_id = ?", id).count(r.db());
-    List<Segment> rows = new Sql("""
-        SELECT idx, speaker_name, speaker_email, start_ms, end_ms, text FROM transcript_segment
-        WHERE meeting_id = ? ORDER BY idx LIMIT ? OFFSET ?""", id, limit, offset)
+    Sql where = new Sql("FROM transcript_segment WHERE meeting_id = ?", id);
+    // A segment overlaps [from_ms, to_ms) when it starts before to_ms and starts or still
+    // runs at from_ms; one without end_ms is an instant at its start.
+    toMs.ifPresent(v -> where.add("AND start_ms < ?", v));
+    fromMs.ifPresent(v -> where.add("AND (start_ms >= ? OR end_ms > ?)", v, v));
+    long total = new Sql("SELECT count(*)").add(where).count(r.db());
+    List<Segment> rows = new Sql("SELECT idx, speaker_name, speaker_email, start_ms, end_ms, text")
+        .add(where)
+        .add("ORDER BY idx LIMIT ? OFFSET ?", limit, offset)
         .list(r.db(), rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-            rs.getObject(5) == null ? null : rs.getLong(5), rs.getString(6)));
+            endMs(rs.getObject(5)), rs.getString(6)));
     return new Transcript(id, rows, new Pagination(limit, offset, total));
+  }
+
+  /** The first {@code limit} segments, in time order, in which every word and phrase of q occurs. */
+  public static Matches search(Request r) throws SQLException {
+    SegmentSearch query = SearchApi.segmentSearch(r.params().first("q").orElse(""));
+    int limit = r.params().limit(500, 100);
+    String id = MeetingsApi.visibleMeetingId(r);
+    // Texts first, the rest only for the matches: reading every segment's speaker and times
+    // tripled the reading of a 100 KB transcript, and most segments do not match.
+    List<Segment> all = new Sql("SELECT idx, text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx", id)
+        .list(r.db(), rs -> new Segment(rs.getInt(1), null, null, 0, null, rs.getString(2)));
+    List<SegmentSearch.Found> hits = query.find(all.stream().map(Segment::text).toList(), limit);
+    if (hits.isEmpty()) return new Matches(id, query.query(), List.of());
+    Sql details = new Sql("SELECT idx, speaker_name, start_ms, end_ms FROM transcript_segment WHERE meeting_id = ?", id);
+    details.add("AND idx IN (" + String.join(", ", Collections.nCopies(hits.size(), "?")) + ") ORDER BY idx",
+        hits.stream().map(h -> all.get(h.segment()).index()).toArray());
+    List<Match> found = new ArrayList<>();
+    List<Match> rows = details.list(r.db(), rs -> new Match(rs.getInt(1), rs.getString(2), rs.getLong(3),
+        endMs(rs.getObject(4)), null));
+    for (int i = 0; i < hits.size(); i++) {
+      Match m = rows.get(i);
+      found.add(new Match(m.index(), m.speakerName(), m.startMs(), m.endMs(), hits.get(i).snippet()));
+    }
+    return new Matches(id, query.query(), found);
+  }
+
+  private static Long endMs(Object value) {
+    return value == null ? null : ((Number) value).longValue();
   }
 }

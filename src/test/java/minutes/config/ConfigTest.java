@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,5 +81,20 @@ class ConfigTest {
         e.getMessage());
     assertEquals(150, Config.load(file("search.timeout_ms=900\n"), Map.of("MINUTES_SEARCH_TIMEOUT_MS", "150"))
         .searchTimeoutMs());
+  }
+
+  @Test
+  void mcpAllowedOriginsDefaultToLoopbackPagesAndCanBeListedOrNone() throws Exception {
+    assertEquals(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"),
+        Config.load(file(""), Map.of()).mcpAllowedOrigins());
+    Config listed = Config.load(file("mcp.allowed_origins=https://agent.example.com, http://10.0.0.5:8080\n"), Map.of());
+    assertEquals(List.of("https://agent.example.com", "http://10.0.0.5:8080"), listed.mcpAllowedOrigins());
+    assertTrue(listed.summary().contains("mcp.allowed_origins=https://agent.example.com,http://10.0.0.5:8080"));
+    assertEquals(List.of(), Config.load(file(""), Map.of("MINUTES_MCP_ALLOWED_ORIGINS", "none")).mcpAllowedOrigins());
+    for (String bad : List.of("*", "agent.example.com", "https://agent.example.com/path", "ftp://x")) {
+      var e = assertThrows(Config.ConfigException.class,
+          () -> Config.load(file(""), Map.of("MINUTES_MCP_ALLOWED_ORIGINS", bad)), bad);
+      assertTrue(e.getMessage().contains("mcp.allowed_origins (MINUTES_MCP_ALLOWED_ORIGINS)"), e.getMessage());
+    }
   }
 }

@@ -207,7 +207,7 @@ public final class SearchBench {
     return nanos;
   }
 
-  static void report(String what, long[] nanos) {
+  public static void report(String what, long[] nanos) {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     System.out.printf("| %s | %.2f | %.2f | %.2f | %d |%n", what, pct(sorted, 50), pct(sorted, 95), pct(sorted, 99),
