@@ -68,6 +68,20 @@ class RateLimitApiTest {
   }
 
   @Test
+  void mcpCallsCountAgainstTheSameQuotaAsRest() {
+    // ANN's quota of two: one REST request, one MCP call, then both ways are over.
+    assertEquals(200, tight.get("/api/v1/meetings", ApiServer.ANN).status());
+    String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+    Map<String, String> headers = Map.of("Content-Type", "application/json",
+        "Accept", "application/json, text/event-stream", "Authorization", "Bearer " + tight.key(ApiServer.ANN));
+    ApiServer.Response mcp = tight.post("/mcp", headers, ping);
+    assertEquals(200, mcp.status(), mcp.body());
+    assertEquals("\"per-key\";r=0;t=60", mcp.header("RateLimit"));
+    ErrorShapeTest.assertErrorShape(tight.post("/mcp", headers, ping), 429, "rate_limited");
+    ErrorShapeTest.assertErrorShape(tight.get("/api/v1/meetings", ApiServer.ANN), 429, "rate_limited");
+  }
+
+  @Test
   void requestsWithoutAValidKeyAreNotCountedAndCarryNoRateLimitHeaders() {
     for (int i = 0; i < 5; i++) {
       ApiServer.Response r = tight.get("/api/v1/meetings", ApiServer.REVOKED);
