@@ -130,17 +130,24 @@ final class Generation implements Closeable {
     writer.commit();
     searchers.maybeRefreshBlocking();
     seq = newSeq;
+    IndexSearcher s = acquire();
+    try {
+      CheckedFiles.of(path).written(s.getIndexReader());
+    } finally {
+      release(s);
+    }
   }
 
   /**
-   * Reads every file of the current commit and checks its checksum. Opening checks only the
-   * small files; a damaged byte in a large one would otherwise surface later as a failed search
-   * or, worse, as a wrong hit or snippet.
+   * Reads the files of the current commit that changed since they were written or last checked
+   * ({@link CheckedFiles}; {@code all}: every file) and checks their checksums. Opening checks
+   * only the small files; a damaged byte in a large one would otherwise surface later as a
+   * failed search or, worse, as a wrong hit or snippet.
    */
-  void verify() throws IOException {
+  void verify(boolean all) throws IOException {
     IndexSearcher s = acquire();
     try {
-      for (org.apache.lucene.index.LeafReaderContext leaf : s.getIndexReader().leaves()) leaf.reader().checkIntegrity();
+      CheckedFiles.of(path).check(s.getIndexReader(), all);
     } finally {
       release(s);
     }

@@ -85,7 +85,7 @@ public final class SearchIndex implements AutoCloseable {
       Generation g = name == null ? null : Generation.open(root, name);
       if (g != null && g.currentFormat()) {
         try {
-          g.verify(); // a damaged file fails here, not later as a 500 or a wrong hit
+          g.verify(false); // a file damaged since it was written fails here, not later as a 500 or a wrong hit
         } catch (IOException | RuntimeException e) {
           g.close();
           throw e;
@@ -223,7 +223,7 @@ public final class SearchIndex implements AutoCloseable {
     if (g != null && g == suspect) {
       suspect = null;
       try {
-        g.verify();
+        g.verify(true); // a read failed: every file, not only those that look changed
         log.info("search index {} verified: intact", g.name);
       } catch (IOException | RuntimeException e) {
         log.error(DAMAGED, g.name, e.toString());
@@ -271,7 +271,7 @@ public final class SearchIndex implements AutoCloseable {
         rebuildNow();
         return;
       }
-      next.verify();
+      next.verify(false);
       if (IndexBuilds.catchUp(next, db, threads) < 0) {
         next.close();
         log.warn(AHEAD, name);
