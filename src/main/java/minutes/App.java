@@ -92,7 +92,7 @@ public final class App implements AutoCloseable {
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
         .api("/api/v1/meetings/{id}/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::ofMeeting)
         .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
-        .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), CustomersApi::list)
+        .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), new CustomersApi(meetingOrder)::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
         .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
             TranscriptApi::search)

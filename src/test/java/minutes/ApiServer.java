@@ -47,6 +47,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   private final String fixture;
   private final Map<String, String> settings;
   private final MoreData more;
+  private boolean sqlite; // on SQLite whatever the run's store
   private Path dir;
   private TestStore testStore;
   private Config config;
@@ -77,6 +78,12 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     this.more = more;
   }
 
+  /** This server on SQLite whatever store the run is for, to compare answers of the two. */
+  public ApiServer onSqlite() {
+    sqlite = true;
+    return this;
+  }
+
   /** Writes NDJSON lines to import after the fixture's. */
   @FunctionalInterface
   public interface MoreData {
@@ -86,7 +93,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     dir = Files.createTempDirectory("minutes-test-");
-    testStore = TestStore.create(dir);
+    testStore = sqlite ? TestStore.createSqlite(dir) : TestStore.create(dir);
     Map<String, String> env = new HashMap<>(Map.of("MINUTES_HTTP_HOST", "127.0.0.1", "MINUTES_HTTP_PORT", "0",
         "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false",
         "MINUTES_DB_POOL_SIZE", "4"));

@@ -36,10 +36,16 @@ public final class TestStore implements AutoCloseable {
 
   /** A new empty database: the SQLite file {@code dir/minutes.db}, or a new PostgreSQL database. */
   public static TestStore create(Path dir) {
-    if (!postgres()) {
-      Path file = dir.resolve("minutes.db");
-      return new TestStore(Store.sqlite(file), null, file);
-    }
+    return postgres() ? createPostgres() : createSqlite(dir);
+  }
+
+  /** A new SQLite file {@code dir/minutes.db}, whichever store the run is for (to compare the two). */
+  public static TestStore createSqlite(Path dir) {
+    Path file = dir.resolve("minutes.db");
+    return new TestStore(Store.sqlite(file), null, file);
+  }
+
+  private static TestStore createPostgres() {
     String name = "minutes_t" + ProcessHandle.current().pid() + "_" + NEXT.incrementAndGet();
     try (Connection c = DriverManager.getConnection(adminUrl()); Statement st = c.createStatement()) {
       st.execute("CREATE DATABASE " + name);

@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import minutes.keys.Principal;
@@ -23,7 +25,9 @@ import minutes.store.Vocabulary;
  * index entry (offset 10,000: about 0.35 ms) and {@code q} scanned titles with LIKE; here both
  * are array work, and the page's rows are read from the database by row number in the request's own
  * transaction ({@link DataSnapshot} says when the arrays are used at all). The orders come
- * from SQLite's own ORDER BY, so they sort text exactly as the SQL answer does. Thread-safe.
+ * from SQLite's own ORDER BY, so they sort text exactly as the SQL answer does. The same
+ * snapshot counts the meetings each company took part in for GET /customers ({@link #tookPart}).
+ * Thread-safe.
  */
 public final class MeetingOrder implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
@@ -47,6 +51,41 @@ public final class MeetingOrder implements AutoCloseable {
     snapshot.buildInBackground();
   }
 
+  /** The meetings a company took part in, as GET /customers counts them: how many, and the latest sort_at (or null). */
+  public record TookPart(long meetings, String lastAt) {}
+
+  /**
+   * For each company, given by its domains: the meetings of the key's workspace that it sees
+   * with a participant in one of them, from the snapshot of {@code version}; empty (and a
+   * rebuild started) when there is none yet. Slots are in sort_at order, so the latest meeting
+   * is the highest slot set.
+   */
+  public Optional<List<TookPart>> tookPart(long version, Principal who, List<List<String>> domainsPerCompany) {
+    Optional<Snapshot> held = snapshot.at(version);
+    if (held.isEmpty()) return Optional.empty();
+    Meetings m = held.get().byWorkspace.get(who.workspaceId());
+    BitSet visible = visible(held.get(), who);
+    List<TookPart> took = new ArrayList<>(domainsPerCompany.size());
+    BitSet seen = new BitSet();
+    for (List<String> domains : domainsPerCompany) {
+      seen.clear();
+      for (String domain : domains) {
+        int[] slots = m == null ? null : m.slotsByDomain.get(domain);
+        if (slots == null) continue;
+        for (int slot : slots) if (visible == null || visible.get(slot)) seen.set(slot);
+      }
+      int last = seen.length() - 1;
+      took.add(new TookPart(seen.cardinality(), last < 0 ? null : m.sortAt[last]));
+    }
+    return Optional.of(took);
+  }
+
+  /** The slots a personal key sees (null: a workspace key sees every meeting of its workspace). */
+  private static BitSet visible(Snapshot s, Principal who) {
+    String viewer = Visibility.of(who).viewer();
+    return viewer == null ? null : s.viewers.getOrDefault(who.workspaceId() + " " + viewer, new BitSet());
+  }
+
   /** The page from the snapshot of {@code version}; empty (and a rebuild started) when there is none yet. */
   Optional<ListOrder.Page> page(long version, Principal who, Query f, int offset, int limit) {
     Optional<Snapshot> held = snapshot.at(version);
@@ -54,7 +93,7 @@ public final class MeetingOrder implements AutoCloseable {
     Meetings m = held.get().byWorkspace.get(who.workspaceId());
     if (m == null) return Optional.of(ListOrder.EMPTY);
     String viewer = Visibility.of(who).viewer();
-    BitSet visible = viewer == null ? null : held.get().viewers.getOrDefault(who.workspaceId() + " " + viewer, new BitSet());
+    BitSet visible = visible(held.get(), who);
     byte status = Vocabulary.code(Vocabulary.MEETING_STATUSES, f.status());
     byte platform = Vocabulary.code(Vocabulary.PLATFORMS, f.platform());
     byte source = Vocabulary.code(Vocabulary.MEETING_SOURCES, f.source());
@@ -137,6 +176,18 @@ public final class MeetingOrder implements AutoCloseable {
             .set(slotOf.get(rs.getString(3)));
       }
     }
+    // The domains of each meeting's participants, for the companies' counts (GET /customers).
+    Map<Meetings, Map<String, List<Integer>>> byDomain = new HashMap<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
+        SELECT m.workspace_id, p.domain, p.meeting_id FROM participant p JOIN meeting m ON m.id = p.meeting_id
+        WHERE p.domain IS NOT NULL""")) {
+      while (rs.next()) {
+        byDomain.computeIfAbsent(byWorkspace.get(rs.getLong(1)), k -> new HashMap<>())
+            .computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(slotOf.get(rs.getString(3)));
+      }
+    }
+    byDomain.forEach((m, domains) -> domains.forEach((domain, slots) ->
+        m.slotsByDomain.put(domain, slots.stream().mapToInt(Integer::intValue).sorted().distinct().toArray())));
     return new Snapshot(byWorkspace, viewers);
   }
 
@@ -158,6 +209,8 @@ public final class MeetingOrder implements AutoCloseable {
     final String[] sortAt;
     final String[] titleFolded;
     final int[][] orders;
+    /** Participants' email domains: the slots of the meetings with one, ascending, each once. */
+    final Map<String, int[]> slotsByDomain = new HashMap<>();
 
     Meetings(int capacity) {
       rowid = new long[capacity];
