@@ -50,12 +50,13 @@ for q in remote design budget "battery%20life" "%22we%20should%22" "market%20res
   echo "/api/v1/search?q=$q"
 done > "$OUT/search-paths.txt"
 
-scenario() { # name key path-or-@file
-  local name=$1 key=$2 target=$3 file="$OUT/paths-$RANDOM.txt"
+scenario() { # name key path-or-@file [connections, default 8]
+  local name=$1 key=$2 target=$3 conns=${4:-8} file="$OUT/paths-$RANDOM.txt"
   if [[ $target == @* ]]; then file=${target#@}; else echo "$target" > "$file"; fi
+  local threads=$(( conns < 2 ? 1 : 2 ))
   # Warm up, then measure.
-  PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t2 -c8 -d3s -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
-  local out; out=$(PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t2 -c8 -d"${SECONDS_EACH}s" --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
+  PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t"$threads" -c"$conns" -d3s -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
+  local out; out=$(PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t"$threads" -c"$conns" -d"${SECONDS_EACH}s" --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
   local p50 p99 rps errors
   p50=$(awk '$1=="50%"{print $2}' <<<"$out"); p99=$(awk '$1=="99%"{print $2}' <<<"$out")
   rps=$(awk '/Requests\/sec/{print $2}' <<<"$out")
@@ -125,6 +126,8 @@ bench_store() { # sqlite | postgresql
   scenario "GET /meetings/{id}/transcript?limit=100 (2,000 ids)" "$key" "@$OUT/transcript-paths.txt"
   scenario "GET /customers" "$key" "/api/v1/customers"
   scenario "GET /search (10 queries)" "$key" "@$OUT/search-paths.txt"
+  # One connection: each search's own latency, which the store should not change (the index is local).
+  scenario "GET /search (10 queries, 1 connection)" "$key" "@$OUT/search-paths.txt" 1
 
   heap=$("$(dirname "$JAVA")/jcmd" "$SERVER" GC.heap_info 2>/dev/null | grep -Eo 'used [0-9]+K' | head -1 || true)
   rss=$(ps -o rss= -p "$SERVER" | awk '{printf "%.0f MB", $1/1024}')
