@@ -144,6 +144,31 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     return testStore;
   }
 
+  /** The test's own folder (database file, index, files a test writes), removed afterwards. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** A command run as an operator runs it next to this server: on its database and its index folder. */
+  public CliRun cli(String... args) {
+    Path file = dir.resolve("cli.properties");
+    try {
+      if (!Files.exists(file)) Files.writeString(file, testStore.properties() + "index.path=" + config.indexPath() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return CliRun.of(file, args);
+  }
+
+  /** Creates a key with every scope (a personal one when {@code userEmail} is set) and names it for {@link #get}. */
+  public String createKey(String name, String workspace, String userEmail) throws java.sql.SQLException {
+    try (Connection c = store().write()) {
+      ApiKeys.Created created = ApiKeys.create(c, workspace, EnumSet.allOf(Scope.class), userEmail, name);
+      keys.put(name, created.secret());
+      return created.id();
+    }
+  }
+
   public URI uri(String pathAndQuery) {
     try {
       return new URI("http://127.0.0.1:" + app.port() + pathAndQuery);
