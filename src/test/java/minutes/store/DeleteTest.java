@@ -49,7 +49,7 @@ class DeleteTest {
     assertEquals(1, api.get("/api/v1/action-items?meeting_id=" + m, ALL).json().at("/pagination/total").asLong());
     assertEquals(1, customer(ALL, umbrella).get("meeting_count").asLong());
     assertEquals(1, customer(ANN, umbrella).get("meeting_count").asLong());
-    String all = cursor(ALL), ann = cursor(ANN), bob = cursor(BOB);
+    String all = api.cursor(ALL), ann = api.cursor(ANN), bob = api.cursor(BOB);
 
     CliRun deleted = importLines(delete("meeting", "acme", m.toUpperCase()));
     long returned = System.nanoTime();
@@ -68,9 +68,9 @@ class DeleteTest {
     for (String word : List.of("zqdelonetitle", "zqdeloneminutes", "zqdelonetranscript")) {
       awaitHitsSince(ALL, word, List.of(), returned);
     }
-    assertEquals(List.of(m + " delete"), changes(ALL, all));
-    assertEquals(List.of(m + " delete"), changes(ANN, ann));
-    assertEquals(List.of(), changes(BOB, bob), "bob never could see it");
+    assertEquals(List.of(m + " delete"), api.changes(ALL, all));
+    assertEquals(List.of(m + " delete"), api.changes(ANN, ann));
+    assertEquals(List.of(), api.changes(BOB, bob), "bob never could see it");
   }
 
   @Test
@@ -93,7 +93,7 @@ class DeleteTest {
         meeting(m, "zqdora", "Dora@acme.com", "ann@acme.com"));
     String keyId = api.createKey("dora", "acme", "dora@acme.com");
     assertEquals(200, api.get("/api/v1/meetings/" + m, "dora").status());
-    String ann = cursor(ANN);
+    String ann = api.cursor(ANN);
 
     CliRun deleted = importLines(delete("user", "acme", "DORA@acme.com"));
     assertTrue(deleted.out().contains("1 deletes"), deleted.out());
@@ -104,7 +104,7 @@ class DeleteTest {
     assertEquals(0, count("SELECT count(*) FROM change_feed WHERE viewer = ?", "dora@acme.com"), "its history goes too");
     assertEquals(200, api.get("/api/v1/meetings/" + m, ANN).status(), "the others keep seeing it");
     awaitHits(ANN, "zqdoratitle", List.of(m));
-    assertEquals(List.of(), changes(ANN, ann), "ann's view did not change");
+    assertEquals(List.of(), api.changes(ANN, ann), "ann's view did not change");
     assertEquals(1, api.cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read", "--user", "dora@acme.com").code(),
         "no user, no new key");
   }
@@ -158,7 +158,7 @@ class DeleteTest {
   void linesApplyInFileOrderAndTheFeedShowsOnlyTheNetChange() throws Exception {
     String a = new UUID(13, 4).toString(), b = new UUID(13, 5).toString();
     importLines(meeting(b, "zqorderb", "ann@acme.com"));
-    String all = cursor(ALL), ann = cursor(ANN);
+    String all = api.cursor(ALL), ann = api.cursor(ANN);
 
     importLines(meeting(a, "zqordera", "ann@acme.com"), delete("meeting", "acme", a),
         delete("meeting", "acme", b), meeting(b, "zqorderc", "ann@acme.com"));
@@ -166,8 +166,8 @@ class DeleteTest {
     assertEquals("Review zqorderctitle", api.get("/api/v1/meetings/" + b, ALL).json().get("title").asText(),
         "the upsert after the delete wins");
     // a existed only between two lines of one import: no committed state ever showed it.
-    assertEquals(List.of(b + " upsert"), changes(ALL, all));
-    assertEquals(List.of(b + " upsert"), changes(ANN, ann));
+    assertEquals(List.of(b + " upsert"), api.changes(ALL, all));
+    assertEquals(List.of(b + " upsert"), api.changes(ANN, ann));
     awaitHits(ALL, "zqorderctitle", List.of(b));
     awaitHits(ALL, "zqorderbtitle", List.of());
   }
@@ -179,14 +179,14 @@ class DeleteTest {
     String file = TestLines.file(api.dir(), delete("meeting", "acme", m)).toString();
     CliRun first = api.cli("import", file);
     assertEquals(0, first.code(), first.err());
-    String after = cursor(ALL);
+    String after = api.cursor(ALL);
     long version = count("SELECT coalesce(max(seq), 0) FROM change_log");
 
     CliRun again = api.cli("import", file);
     assertEquals(0, again.code(), again.err());
     assertFalse(again.out().contains("erased"), "nothing was removed: " + again.out());
     assertEquals(version, count("SELECT coalesce(max(seq), 0) FROM change_log"), "no change recorded");
-    assertEquals(List.of(), changes(ALL, after));
+    assertEquals(List.of(), api.changes(ALL, after));
     CliRun nowhere = importLines(deleteWorkspace("never-was"), delete("user", "acme", "nobody@acme.com"),
         delete("meeting", "other", Fixtures.M1));
     assertEquals(0, nowhere.code(), nowhere.err());
@@ -250,38 +250,14 @@ class DeleteTest {
     return null;
   }
 
-  static String cursor(String key) {
-    return api.get("/api/v1/changes", key).json().get("next_cursor").asText();
-  }
-
-  /** Every change after the cursor as "id change", following next_cursor to the end. */
-  static List<String> changes(String key, String cursor) {
-    List<String> seen = new ArrayList<>();
-    for (JsonNode page = api.get("/api/v1/changes?since=" + cursor, key).json(); ;
-        page = api.get("/api/v1/changes?since=" + page.get("next_cursor").asText(), key).json()) {
-      page.get("data").forEach(c -> seen.add(c.get("meeting_id").asText() + " " + c.get("change").asText()));
-      if (!page.get("has_more").asBoolean()) return seen;
-    }
-  }
-
-  private static List<String> hits(String key, String word) {
-    ApiServer.Response r = api.get("/api/v1/search?q=" + word, key);
-    assertEquals(200, r.status(), r.body());
-    return ApiServer.column(r.json(), "meeting_id");
-  }
-
   /** Waits (up to 10 s) for a search to find exactly these meetings, e.g. until the server indexed an import. */
   private static void awaitHits(String key, String word, List<String> expected) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!hits(key, word).equals(expected) && System.nanoTime() < deadline) Thread.sleep(20);
-    assertEquals(expected, hits(key, word), word);
+    api.awaitHits(key, word, expected, System.nanoTime(), Duration.ofSeconds(10));
   }
 
   /** As {@link #awaitHits}, and it must hold within 2 s of {@code since} (decisions.md). */
   private static void awaitHitsSince(String key, String word, List<String> expected, long since) throws InterruptedException {
-    awaitHits(key, word, expected);
-    long took = System.nanoTime() - since;
-    assertTrue(took <= WITHIN.toNanos(), word + " after " + took / 1_000_000 + " ms");
+    api.awaitHits(key, word, expected, since, WITHIN);
   }
 
   /** Waits until the server's index holds exactly the meetings of the database. */
