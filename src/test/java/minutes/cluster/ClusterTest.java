@@ -85,6 +85,36 @@ class ClusterTest {
   }
 
   /**
+   * decisions.md "Deleting data" and "Change feed" in cluster mode: a delete made through the CLI
+   * is answered by every node at once and gone from every node's search within 2 s, and a feed
+   * cursor one node handed out is accepted by the other (they sign with the database's key).
+   */
+  @Test
+  void aDeleteIsGoneFromEveryNodeAndEveryNodeAcceptsTheOthersCursors() throws Exception {
+    App a = node("a"), b = node("b");
+    String key = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read").lastLine();
+    String m1 = minutes.Fixtures.M1;
+    for (App node : List.of(a, b)) awaitHits(node, key, "quarterly", List.of(m1), System.nanoTime());
+    String fromA = Json.MAPPER.readTree(get(a, "/api/v1/changes", key).body()).get("next_cursor").asText();
+
+    Path file = dir.resolve("delete.ndjson");
+    Files.writeString(file, "{\"kind\":\"delete\",\"what\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + m1 + "\"}\n");
+    assertEquals(0, cli("import", file.toString()).code);
+    long deleted = System.nanoTime();
+    for (App node : List.of(a, b)) {
+      assertEquals(404, get(node, "/api/v1/meetings/" + m1, key).statusCode(), "at once");
+      awaitHits(node, key, "quarterly", List.of(), deleted);
+    }
+    JsonNode onB = Json.MAPPER.readTree(get(b, "/api/v1/changes?since=" + fromA, key).body());
+    assertEquals(1, onB.get("data").size(), onB.toString());
+    assertEquals(m1, onB.at("/data/0/meeting_id").asText());
+    assertEquals("delete", onB.at("/data/0/change").asText());
+    HttpResponse<String> backOnA = get(a, "/api/v1/changes?since=" + onB.get("next_cursor").asText(), key);
+    assertEquals(200, backOnA.statusCode(), backOnA.body());
+    assertEquals(0, Json.MAPPER.readTree(backOnA.body()).get("data").size());
+  }
+
+  /**
    * Writers on connections of their own, as imports from several machines are, big and small
    * at once, so that change_log numbers are handed out in one order and would be committed in
    * another if writers did not take turns. Each writer replaces its own meetings with every
