@@ -62,11 +62,7 @@ echo '{"kind":"workspace","slug":"bench-0","name":"Bench start"}' > "$OUT/start.
 
 use_store() { # sqlite | postgresql: a fresh, empty database in the environment
   if [ "$1" = postgresql ]; then
-    pg_stop "$PG_DIR"; rm -rf "$PG_DIR"
-    PG_DURABLE=1 pg_start "$PG_DIR"   # fsync and synchronous commit on, as SQLite's synchronous=FULL
-    pg_psql "$PG_DIR" -c "CREATE DATABASE minutes" >/dev/null
-    export MINUTES_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/minutes?user=postgres"
-    unset MINUTES_DB_PATH
+    pg_fresh_minutes "$PG_DIR"
   else
     rm -rf "$OUT/minutes.db"*
     export MINUTES_DB_PATH="$OUT/minutes.db"

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.TieredMergePolicy;
@@ -141,12 +142,10 @@ final class Generation implements Closeable {
    * or, worse, as a wrong hit or snippet.
    */
   void verify() throws IOException {
-    IndexSearcher s = acquire();
-    try {
-      for (org.apache.lucene.index.LeafReaderContext leaf : s.getIndexReader().leaves()) leaf.reader().checkIntegrity();
-    } finally {
-      release(s);
-    }
+    read(reader -> {
+      for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) leaf.reader().checkIntegrity();
+      return null;
+    });
   }
 
   /**
@@ -163,28 +162,28 @@ final class Generation implements Closeable {
 
   /** True while a document marked deleted still stands in a segment of the current searchers. */
   boolean holdsDeleted() throws IOException {
-    IndexSearcher s = acquire();
-    try {
-      return s.getIndexReader().hasDeletions();
-    } finally {
-      release(s);
-    }
+    return read(IndexReader::hasDeletions);
   }
 
   /** Documents, deleted documents still in segments, and the seq they reflect, read together (a commit changes them). */
   synchronized long[] documentsAndSeq() throws IOException {
-    IndexSearcher s = acquire();
-    try {
-      return new long[] {s.getIndexReader().numDocs(), s.getIndexReader().numDeletedDocs(), seq};
-    } finally {
-      release(s);
-    }
+    return read(reader -> new long[] {reader.numDocs(), reader.numDeletedDocs(), seq});
   }
 
   int numDocs() throws IOException {
+    return read(IndexReader::numDocs);
+  }
+
+  /** Something read from the current searchers' index reader. */
+  @FunctionalInterface
+  private interface ReaderRead<T> {
+    T from(IndexReader reader) throws IOException;
+  }
+
+  private <T> T read(ReaderRead<T> read) throws IOException {
     IndexSearcher s = acquire();
     try {
-      return s.getIndexReader().numDocs();
+      return read.from(s.getIndexReader());
     } finally {
       release(s);
     }

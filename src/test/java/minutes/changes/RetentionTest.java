@@ -50,13 +50,7 @@ class RetentionTest {
   @BeforeEach
   void database() throws Exception {
     store = TestStore.create(dir);
-    props = dir.resolve("minutes.properties");
-    Files.writeString(props, store.properties() + "index.path=" + dir.resolve("index") + "\nchanges.retention_days=2\n");
-    Path data = dir.resolve("fixtures.ndjson");
-    try (var in = RetentionTest.class.getResourceAsStream("/fixtures.ndjson")) {
-      Files.copy(in, data);
-    }
-    cli("import", data.toString());
+    props = store.withFixtures(dir, "index.path=" + dir.resolve("index") + "\nchanges.retention_days=2\n");
     key = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read").lastLine();
   }
 

@@ -48,13 +48,7 @@ class ClusterTest {
   @BeforeEach
   void database() throws Exception {
     store = TestStore.create(dir);
-    props = dir.resolve("minutes.properties");
-    Files.writeString(props, store.properties() + "index.path=" + dir.resolve("cli-index") + "\n");
-    Path data = dir.resolve("fixtures.ndjson");
-    try (var in = ClusterTest.class.getResourceAsStream("/fixtures.ndjson")) {
-      Files.copy(in, data);
-    }
-    assertEquals(0, cli("import", data.toString()).code);
+    props = store.withFixtures(dir, "index.path=" + dir.resolve("cli-index") + "\n");
   }
 
   @AfterEach
