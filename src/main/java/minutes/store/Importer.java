@@ -17,9 +17,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import minutes.config.Config;
 
@@ -103,20 +105,22 @@ public final class Importer {
     Migrations.migrate(store);
     long totalBytes = 0;
     for (Path f : files) totalBytes += Files.size(f);
-    validate(files, totalBytes);
-    Summary s = write(files, totalBytes);
+    Set<String> meetings = validate(files, totalBytes);
+    Summary s = write(files, totalBytes, meetings);
     return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, s.deletes, s.changed,
         s.erasure, totalBytes, (System.nanoTime() - started) / 1e9);
   }
 
   // ---------------------------------------------------------------- pass 1: check
 
-  private void validate(List<Path> files, long totalBytes) throws IOException, SQLException {
+  /** Checks every line; returns the meeting ids that meeting and delete lines name. */
+  private Set<String> validate(List<Path> files, long totalBytes) throws IOException, SQLException {
     List<LineError> errors = new ArrayList<>();
     AtomicLong badLines = new AtomicLong();
     // Pass 2 writes in file order, so a workspace must be in the database or on an earlier line,
     // and not deleted by a line between (false: deleted).
     Map<String, Boolean> known = new HashMap<>();
+    Set<String> meetings = new HashSet<>();
     boolean postgres = store.dialect() == Dialect.POSTGRES;
     try (Connection c = store.write()) {
       forEachLine(files, totalBytes, "checking", (file, lineNo, text) -> {
@@ -130,6 +134,9 @@ public final class Importer {
         List<ImportValidator.Problem> problems = ImportValidator.check(n);
         if (problems.isEmpty() && postgres) problems = ImportValidator.storableInPostgres(n);
         String kind = problems.isEmpty() ? n.get("kind").asText() : "";
+        if (kind.equals("meeting") || kind.equals("delete") && n.get("what").asText().equals("meeting")) {
+          meetings.add(Ids.canonical(n.get("id").asText()));
+        }
         if (kind.equals("workspace")) {
           known.put(n.get("slug").asText(), true);
         } else if (kind.equals("delete")) {
@@ -149,6 +156,7 @@ public final class Importer {
       });
     }
     if (badLines.get() > 0) throw new Refused(errors, badLines.get());
+    return meetings;
   }
 
   private static boolean exists(Connection c, String slug) {
@@ -166,7 +174,7 @@ public final class Importer {
 
   // ---------------------------------------------------------------- pass 2: write
 
-  private Summary write(List<Path> files, long totalBytes) throws IOException, SQLException {
+  private Summary write(List<Path> files, long totalBytes, Set<String> meetings) throws IOException, SQLException {
     long[] counts = new long[7]; // lines, workspaces, users, companies, meetings, tasks, deletes
     long changed, deletions;
     String mark;
@@ -182,6 +190,7 @@ public final class Importer {
       c.setAutoCommit(false);
       try (RecordWriter w = new RecordWriter(c)) {
         dialect.lockForWriting(c);
+        w.meetingsNamed(meetings);
         forEachLine(files, totalBytes, "importing", (file, lineNo, text) -> {
           JsonNode n = MAPPER.readTree(text);
           counts[0]++;

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -210,6 +211,11 @@ final class RecordWriter implements AutoCloseable {
     update("DELETE FROM workspace WHERE id = ?", workspace); // cascades to every row of it, keys included
     workspaceIds.remove(slug);
     return true;
+  }
+
+  /** The meetings the file's lines name, so that who sees them now is read in bulk ({@link ChangeHistory#preload}). */
+  void meetingsNamed(Collection<String> ids) throws SQLException {
+    changes.preload(ids);
   }
 
   /**
