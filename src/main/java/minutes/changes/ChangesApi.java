@@ -9,6 +9,9 @@ import minutes.http.Request;
 import minutes.keys.Visibility;
 import minutes.store.ChangeHistory;
 import minutes.store.Db;
+import minutes.store.Dialect;
+import minutes.store.JsonRows;
+import minutes.store.RawJson;
 import minutes.store.Sql;
 
 /**
@@ -24,9 +27,14 @@ public final class ChangesApi {
   /** One change: {@code change} is {@code upsert} (fetch it again) or {@code delete} (gone, or no longer visible). */
   public record Change(String meetingId, String change, String changedAt) {}
 
-  public record ChangePage(List<Change> data, String nextCursor, boolean hasMore) {}
+  /** {@code data}: {@link Change}s, rendered as JSON by the database ({@link JsonRows}). */
+  public record ChangePage(List<RawJson> data, String nextCursor, boolean hasMore) {}
 
-  private record Row(long seq, Change change) {}
+  private record Row(long seq, RawJson change) {}
+
+  // The database renders each row: half the time of a 100-change page went into reading three
+  // columns per row and writing them again with Jackson (JFR, 2026-11-25).
+  private static final JsonRows.Shape CHANGE = JsonRows.object(Change.class, "meeting_id", "change", "changed_at");
 
   public static ChangePage list(Request r) throws SQLException {
     ChangeHistory.State state = ChangeHistory.state(r.db());
@@ -50,10 +58,9 @@ public final class ChangesApi {
     }
     Visibility.Rule rule = Visibility.of(r.principal());
     String viewer = rule.viewer() == null ? ChangeHistory.WHOLE_WORKSPACE : rule.viewer();
-    List<Row> rows = new Sql("""
-        SELECT seq, meeting_id, change, changed_at FROM change_feed
-        WHERE workspace_id = ? AND viewer = ? AND seq > ? ORDER BY seq LIMIT ?""", rule.workspaceId(), viewer, after, limit + 1)
-        .list(r.db(), rs -> new Row(rs.getLong(1), new Change(rs.getString(2), rs.getString(3), rs.getString(4))));
+    List<Row> rows = new Sql("SELECT " + CHANGE.in(Dialect.of(r.db())) + ", seq FROM change_feed"
+        + " WHERE workspace_id = ? AND viewer = ? AND seq > ? ORDER BY seq LIMIT ?", rule.workspaceId(), viewer, after, limit + 1)
+        .list(r.db(), rs -> new Row(rs.getLong(2), RawJson.of(rs)));
     boolean more = rows.size() > limit;
     List<Row> page = more ? rows.subList(0, limit) : rows;
     // The whole history up to this snapshot's newest number has been read when nothing is left:
