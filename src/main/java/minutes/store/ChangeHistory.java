@@ -139,11 +139,11 @@ public final class ChangeHistory {
    * (the search index re-reads it) and one change_feed row per audience that learns of it:
    * {@code upsert} for each audience that sees the meeting afterwards (unless only others' access
    * changed), {@code delete} for each that saw it before and no longer does. Then prunes history
-   * older than {@code keep}. Returns the number of meetings written.
+   * older than {@code keep}.
    */
-  int write(Instant at, Duration keep) throws SQLException {
+  void write(Instant at, Duration keep) throws SQLException {
     String when = Times.format(at);
-    int written = 0, pending = 0;
+    int pending = 0;
     try (PreparedStatement log = c.prepareStatement("INSERT INTO change_log(meeting_id, changed_at) VALUES (?, ?) RETURNING seq");
         PreparedStatement feed = c.prepareStatement(
             "INSERT INTO change_feed(workspace_id, viewer, seq, meeting_id, change, changed_at) VALUES (?, ?, ?, ?, ?, ?)")) {
@@ -157,7 +157,6 @@ public final class ChangeHistory {
           rs.next();
           seq = rs.getLong(1);
         }
-        written++;
         for (Audience a : t.after) {
           if (t.content || !t.before.contains(a)) {
             row(feed, a, seq, e.getKey(), UPSERT, when);
@@ -179,7 +178,6 @@ public final class ChangeHistory {
     }
     exec("UPDATE change_state SET imported = 1");
     prune(at, keep);
-    return written;
   }
 
   private boolean purged(Audience a) {

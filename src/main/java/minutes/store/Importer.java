@@ -74,12 +74,9 @@ public final class Importer {
     }
   }
 
-  /**
-   * What an import did: lines by kind ({@code deletes}: delete lines), the meetings whose change
-   * the search indexes and the change feed follow, and the erasure after the commit.
-   */
+  /** What an import did: lines by kind ({@code deletes}: delete lines), and the erasure after the commit. */
   public record Summary(long lines, long workspaces, long users, long companies, long meetings, long tasks,
-      long deletes, long changed, Dialect.Erasure erasure, long bytes, double seconds) {}
+      long deletes, Dialect.Erasure erasure, long bytes, double seconds) {}
 
   /** How long the erasure after a delete may wait for readers that hold a snapshot from before it. */
   static final Duration ERASURE_PATIENCE = Duration.ofMinutes(5);
@@ -107,8 +104,7 @@ public final class Importer {
     for (Path f : files) totalBytes += Files.size(f);
     Set<String> meetings = validate(files, totalBytes);
     Summary s = write(files, totalBytes, meetings);
-    return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, s.deletes, s.changed,
-        s.erasure, totalBytes, (System.nanoTime() - started) / 1e9);
+    return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, s.deletes, s.erasure, totalBytes, (System.nanoTime() - started) / 1e9);
   }
 
   // ---------------------------------------------------------------- pass 1: check
@@ -176,7 +172,7 @@ public final class Importer {
 
   private Summary write(List<Path> files, long totalBytes, Set<String> meetings) throws IOException, SQLException {
     long[] counts = new long[7]; // lines, workspaces, users, companies, meetings, tasks, deletes
-    long changed, deletions;
+    long deletions;
     String mark;
     Dialect dialect = store.dialect();
     try (Connection c = store.write()) {
@@ -211,7 +207,7 @@ public final class Importer {
                 "conflicts with the database: " + conflictReason(dialect, e))), 1);
           }
         });
-        changed = w.finish(keepHistory);
+        w.finish(keepHistory);
         deletions = w.deletions();
         mark = deletions > 0 ? dialect.erasureMark(c) : null;
         c.commit();
@@ -231,7 +227,7 @@ public final class Importer {
         c.setAutoCommit(true); // both stores erase outside a transaction
         erasure = dialect.eraseDeleted(c, mark, ERASURE_PATIENCE);
       }
-      return new Summary(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], changed, erasure,
+      return new Summary(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], erasure,
           totalBytes, 0);
     }
   }

@@ -220,10 +220,10 @@ final class RecordWriter implements AutoCloseable {
 
   /**
    * Ends the import's writing: the changes of every meeting it touched, stamped with one time,
-   * and the pruning of history older than {@code keep}. Returns the meetings changed.
+   * and the pruning of history older than {@code keep}.
    */
-  int finish(Duration keep) throws SQLException {
-    return changes.write(Instant.now(), keep);
+  void finish(Duration keep) throws SQLException {
+    changes.write(Instant.now(), keep);
   }
 
   /** Delete lines that removed something so far. */
