@@ -8,7 +8,6 @@ import minutes.http.Params;
 import minutes.http.Request;
 import minutes.keys.Visibility;
 import minutes.store.ChangeHistory;
-import minutes.store.Db;
 import minutes.store.Dialect;
 import minutes.store.JsonRows;
 import minutes.store.RawJson;
@@ -43,7 +42,7 @@ public final class ChangesApi {
     Optional<Long> since = p.token("since", cursors::decode,
         "since must be a next_cursor from an earlier answer of this endpoint (leave it out to start)");
     int limit = p.limit(1000, 100);
-    long newest = Db.dataVersion(r.db());
+    long newest = state.newest();
     // Without since: "now", to take before listing what the client needs (decisions.md).
     if (since.isEmpty()) return new ChangePage(List.of(), cursors.encode(newest), false);
     long after = since.get();

@@ -97,9 +97,10 @@ public final class IndexBuilds {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        long max = Db.dataVersion(c);
+        ChangeHistory.State history = ChangeHistory.state(c);
+        long max = history.newest();
         if (max < g.seq()) return new CatchUp(0, 0, "it is ahead of the database (another database?)");
-        if (g.seq() < ChangeHistory.state(c).prunedThrough()) {
+        if (g.seq() < history.prunedThrough()) {
           return new CatchUp(0, 0, "it is older than the change history kept (changes.retention_days)");
         }
         if (max == g.seq()) return new CatchUp(0, 0, null);
