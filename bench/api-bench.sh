@@ -69,11 +69,7 @@ bench_store() { # sqlite | postgresql
   export MINUTES_INDEX_PATH="$OUT/index-$store" MINUTES_HTTP_PORT="$PORT"
   rm -rf "$MINUTES_INDEX_PATH"
   if [ "$store" = postgresql ]; then
-    pg_stop "$PG_DIR"; rm -rf "$PG_DIR"
-    PG_DURABLE=1 pg_start "$PG_DIR"   # fsync and synchronous commit on, as SQLite's synchronous=FULL
-    pg_psql "$PG_DIR" -c "CREATE DATABASE minutes" >/dev/null
-    export MINUTES_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/minutes?user=postgres"
-    unset MINUTES_DB_PATH
+    pg_fresh_minutes "$PG_DIR"
   else
     export MINUTES_DB_PATH="$OUT/minutes.db"
     unset MINUTES_DB_URL

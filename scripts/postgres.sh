@@ -60,6 +60,17 @@ pg_stop() {
   [ -f "$dir/data/postmaster.pid" ] && pg_as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
 }
 
+# pg_fresh_minutes DIR: a new server in DIR with durable settings (fsync and synchronous commit on,
+# as SQLite's synchronous=FULL, for benchmarks that compare the two) and an empty database
+# "minutes", named in MINUTES_DB_URL (and MINUTES_DB_PATH unset) for the commands run next.
+pg_fresh_minutes() {
+  pg_stop "$1"; rm -rf "$1"
+  PG_DURABLE=1 pg_start "$1" || return 1
+  pg_psql "$1" -c "CREATE DATABASE minutes" >/dev/null
+  export MINUTES_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/minutes?user=postgres"
+  unset MINUTES_DB_PATH
+}
+
 # pg_psql DIR SQL...: runs SQL as the superuser against the server of DIR.
 pg_psql() {
   local dir=$1; shift

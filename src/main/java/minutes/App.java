@@ -17,6 +17,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import minutes.changes.ChangesApi;
 import minutes.config.Config;
 import minutes.customers.CustomersApi;
 import minutes.http.AccessLog;
@@ -81,7 +82,7 @@ public final class App implements AutoCloseable {
     search = SearchIndex.start(config, db);
     Metrics metrics = new Metrics(db, () -> {
       SearchIndex.Stats s = search.stats();
-      return s == null ? null : new Metrics.IndexStats(s.documents(), s.bytes(), s.seq());
+      return s == null ? null : new Metrics.IndexStats(s.documents(), s.deletedDocuments(), s.bytes(), s.seq());
     }, search::splitSearches);
     Docs docs = new Docs();
     // One limiter for every keyed entry point, so that a key has one quota however it asks.
@@ -96,7 +97,9 @@ public final class App implements AutoCloseable {
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
         .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
             TranscriptApi::search)
-        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log"),
+        .api("/api/v1/changes", Scope.MEETINGS_READ, Set.of("change_log", "change_feed", "change_state"),
+            ChangesApi::list)
+        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
             new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search"))::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))

@@ -151,6 +151,31 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     return testStore;
   }
 
+  /** The test's own folder (database file, index, files a test writes), removed afterwards. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** A command run as an operator runs it next to this server: on its database and its index folder. */
+  public CliRun cli(String... args) {
+    Path file = dir.resolve("cli.properties");
+    try {
+      if (!Files.exists(file)) Files.writeString(file, testStore.properties() + "index.path=" + config.indexPath() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return CliRun.of(file, args);
+  }
+
+  /** Creates a key with every scope (a personal one when {@code userEmail} is set) and names it for {@link #get}. */
+  public String createKey(String name, String workspace, String userEmail) throws java.sql.SQLException {
+    try (Connection c = store().write()) {
+      ApiKeys.Created created = ApiKeys.create(c, workspace, EnumSet.allOf(Scope.class), userEmail, name);
+      keys.put(name, created.secret());
+      return created.id();
+    }
+  }
+
   public URI uri(String pathAndQuery) {
     try {
       return new URI("http://127.0.0.1:" + app.port() + pathAndQuery);
@@ -205,6 +230,47 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The change feed's cursor for now (GET /changes without since) for the named key. */
+  public String cursor(String keyName) {
+    Response r = get("/api/v1/changes", keyName);
+    if (r.status() != 200) throw new AssertionError("GET /api/v1/changes: " + r.status() + " " + r.body());
+    return r.json().get("next_cursor").asText();
+  }
+
+  /** Every change after {@code cursor} the named key sees, as "id change", following next_cursor to the end. */
+  public List<String> changes(String keyName, String cursor) {
+    List<String> seen = new java.util.ArrayList<>();
+    for (String next = cursor; ; ) {
+      Response r = get("/api/v1/changes?since=" + next, keyName);
+      if (r.status() != 200) throw new AssertionError("GET /api/v1/changes: " + r.status() + " " + r.body());
+      r.json().get("data").forEach(c -> seen.add(c.get("meeting_id").asText() + " " + c.get("change").asText()));
+      if (!r.json().get("has_more").asBoolean()) return seen;
+      next = r.json().get("next_cursor").asText();
+    }
+  }
+
+  /** The meetings a search finds for the named key, best first. */
+  public List<String> hits(String keyName, String q) {
+    Response r = get("/api/v1/search?q=" + q, keyName);
+    if (r.status() != 200) throw new AssertionError("GET /api/v1/search?q=" + q + ": " + r.status() + " " + r.body());
+    return column(r.json(), "meeting_id");
+  }
+
+  /**
+   * Waits (up to 10 s) until a search finds exactly these meetings, e.g. until the server applied
+   * an import; fails if it never does, or if it took longer than {@code within} from {@code sinceNanos}.
+   */
+  public void awaitHits(String keyName, String q, List<String> expected, long sinceNanos, Duration within)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!hits(keyName, q).equals(expected) && System.nanoTime() < deadline) Thread.sleep(20);
+    if (!hits(keyName, q).equals(expected)) {
+      throw new AssertionError("search for " + q + " found " + hits(keyName, q) + ", not " + expected);
+    }
+    long took = System.nanoTime() - sinceNanos;
+    if (took > within.toNanos()) throw new AssertionError(q + ": as expected only after " + took / 1_000_000 + " ms");
   }
 
   /** One field of every row of an answer's {@code data}, in order. */

@@ -99,6 +99,22 @@ public final class TestStore implements AutoCloseable {
     return isPostgres() ? "db.url=" + urlOf(database) + "\n" : "db.path=" + sqliteFile + "\n";
   }
 
+  /**
+   * Writes {@code dir/minutes.properties} for this store with {@code moreProperties} (lines such as
+   * index.path=...), imports the fixtures through the import command with it, and returns the file.
+   */
+  public Path withFixtures(Path dir, String moreProperties) throws java.io.IOException {
+    Path props = dir.resolve("minutes.properties");
+    java.nio.file.Files.writeString(props, properties() + moreProperties);
+    Path data = dir.resolve("fixtures.ndjson");
+    try (var in = TestStore.class.getResourceAsStream("/fixtures.ndjson")) {
+      java.nio.file.Files.copy(in, data);
+    }
+    CliRun imported = CliRun.of(props, "import", data.toString());
+    if (imported.code() != 0) throw new IllegalStateException("the fixtures did not import: " + imported.err());
+    return props;
+  }
+
   /** Drops a PostgreSQL database, closing what is still connected to it. */
   @Override
   public void close() {

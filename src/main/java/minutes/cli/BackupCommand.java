@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code backup --out DIR}: a consistent copy of the database and the search index, safe
  * while the server runs. The index is copied first, then the database, so the copied index
- * is never ahead of the copied database; on restore the server applies what the index lacks.
+ * is never ahead of the copied database; then the index copy is brought to the database copy's
+ * state with every deleted document merged away, so that a backup taken after a delete holds
+ * none of the deleted text (VACUUM INTO copies no free space).
  */
 @Command(name = "backup", description = "Copy the database and the search index to a new folder; safe while the server runs.")
 final class BackupCommand implements Callable<Integer> {
@@ -59,6 +61,7 @@ final class BackupCommand implements Callable<Integer> {
       ps.execute();
     }
     Db.ownerOnly(db, "rw-------");
+    if (generation != null) IndexBuilds.settleBackup(out.resolve("index"), Store.sqlite(db));
     print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
         generation == null ? "no search index (none built yet; the server builds one from the database)"
             : "search index " + generation, out);

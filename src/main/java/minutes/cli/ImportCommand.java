@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -58,7 +59,7 @@ final class ImportCommand implements Callable<Integer> {
 
   static int run(Config config, List<Path> paths, PrintWriter out, PrintWriter err) throws Exception {
     ProgressLine bar = new ProgressLine(err);
-    Importer importer = new Importer(Store.of(config), (phase, lines, read, total) ->
+    Importer importer = new Importer(Store.of(config), Duration.ofDays(config.changesRetentionDays()), (phase, lines, read, total) ->
         bar.show(phase, total == 0 ? 1 : (double) read / total,
             String.format("%,d lines, %,.1f of %,.1f MB", lines, read / 1e6, total / 1e6)));
     Importer.Summary s;
@@ -74,10 +75,16 @@ final class ImportCommand implements Callable<Integer> {
       return 1;
     }
     bar.done();
-    out.printf("imported %,d lines: %,d workspaces, %,d users, %,d companies, %,d meetings, %,d tasks "
+    out.printf("imported %,d lines: %,d workspaces, %,d users, %,d companies, %,d meetings, %,d tasks, %,d deletes "
             + "(%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
-        s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.bytes() / 1e6, s.seconds(),
-        s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
+        s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.deletes(), s.bytes() / 1e6,
+        s.seconds(), s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
+    if (s.erasure().complete() && !s.erasure().done().isEmpty()) {
+      out.printf("erased what the deletes removed: %s (%.1f s)%n", s.erasure().done(), s.erasure().seconds());
+    } else if (!s.erasure().complete()) {
+      // The data is in; only the bytes of what it deleted may still stand in the store's files.
+      err.printf("the import is complete, but erasure is not: %s%n", s.erasure().done());
+    }
     try {
       out.println(minutes.search.IndexBuilds.updateAfterImport(config));
     } catch (java.io.IOException e) {
@@ -86,6 +93,6 @@ final class ImportCommand implements Callable<Integer> {
           + "; a running server catches up by itself, otherwise run `reindex` once that is fixed");
       return 1;
     }
-    return 0;
+    return s.erasure().complete() ? 0 : 1;
   }
 }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +18,7 @@ import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
+import minutes.store.ChangeHistory;
 import minutes.store.Store;
 import minutes.store.Migrations;
 import minutes.store.Sql;
@@ -104,12 +106,17 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** True for a missing database or one that holds no workspace yet. */
+  /**
+   * True for a missing database or one that holds no workspace and never had an import: a
+   * database whose workspaces were all deleted stays empty, without the demo coming back.
+   */
   private static boolean isEmpty(Store store) throws SQLException {
     if (store.missing()) return true;
     try (Connection c = store.write()) {
-      return !store.dialect().tables(c).contains("workspace")
-          || new Sql("SELECT 1 FROM workspace LIMIT 1").one(c, rs -> true).isEmpty();
+      Set<String> tables = store.dialect().tables(c);
+      if (!tables.contains("workspace")) return true;
+      if (new Sql("SELECT 1 FROM workspace LIMIT 1").one(c, rs -> true).isPresent()) return false;
+      return !tables.contains("change_state") || !ChangeHistory.imported(c);
     }
   }
 

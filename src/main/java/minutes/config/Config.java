@@ -29,9 +29,12 @@ public record Config(
     Limits limits,
     int searchTimeoutMs,
     List<String> mcpAllowedOrigins,
+    int changesRetentionDays,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
+  /** decisions.md "Change feed": history is kept 30 days unless configured otherwise. */
+  public static final int DEFAULT_CHANGES_RETENTION_DAYS = 30;
 
   /** Keys of the properties file, each overridable by the environment variable next to it. */
   enum Key {
@@ -65,7 +68,10 @@ public record Config(
     DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000"),
     // Browser pages allowed to call /mcp (DNS-rebinding protection); loopback pages only by default.
     MCP_ALLOWED_ORIGINS("mcp.allowed_origins", "MINUTES_MCP_ALLOWED_ORIGINS",
-        "http://localhost:*,http://127.0.0.1:*,http://[::1]:*");
+        "http://localhost:*,http://127.0.0.1:*,http://[::1]:*"),
+    // How long change history (the feed, and what search indexes follow) is kept; imports prune it.
+    CHANGES_RETENTION_DAYS("changes.retention_days", "MINUTES_CHANGES_RETENTION_DAYS",
+        Integer.toString(DEFAULT_CHANGES_RETENTION_DAYS));
 
     final String property;
     final String env;
@@ -117,6 +123,7 @@ public record Config(
             intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
         intValue(Key.SEARCH_TIMEOUT_MS, props, env, 1, 600_000),
         origins(Key.MCP_ALLOWED_ORIGINS, props, env),
+        intValue(Key.CHANGES_RETENTION_DAYS, props, env, 1, 36_500),
         used);
   }
 
@@ -141,6 +148,7 @@ public record Config(
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
         + " search.timeout_ms=" + searchTimeoutMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
+        + " changes.retention_days=" + changesRetentionDays
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 

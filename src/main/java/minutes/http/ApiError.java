@@ -60,6 +60,11 @@ public final class ApiError extends RuntimeException {
         Map.of());
   }
 
+  /** 410: a cursor we issued, but for history that is no longer kept; the client starts over. */
+  public static ApiError cursorExpired(String field, String message) {
+    return new ApiError(410, "cursor_expired", field, message, Map.of());
+  }
+
   /** A server-side failure (500); {@code field} is set only by the api-spec 4.4 quirk, null otherwise. */
   public static ApiError internal(String field, String message) {
     return new ApiError(500, "internal_error", field, message, Map.of());

@@ -47,8 +47,11 @@ public final class Metrics {
   private final IndexState index;
   private volatile Snapshot last = Snapshot.EMPTY;
 
-  /** What the live search index holds: documents, bytes on disk, the change_log seq it has applied. */
-  public record IndexStats(long documents, long bytes, long seq) {}
+  /**
+   * What the live search index holds: documents, deleted documents still in its files, bytes on
+   * disk, the change_log seq it has applied.
+   */
+  public record IndexStats(long documents, long deletedDocuments, long bytes, long seq) {}
 
   /** Reads the live search index's {@link IndexStats}; null while there is none. */
   @FunctionalInterface
@@ -57,8 +60,9 @@ public final class Metrics {
   }
 
   /** Values read from the database and the index at the start of a scrape; NaN when unknown. */
-  private record Snapshot(double documents, double indexBytes, double lagEntries, double lagSeconds, double dbBytes) {
-    static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+  private record Snapshot(double documents, double deletedDocuments, double indexBytes, double lagEntries,
+      double lagSeconds, double dbBytes) {
+    static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
   /** {@code splitSearches}: searches matched on all cores so far. */
@@ -68,6 +72,9 @@ public final class Metrics {
     new JvmMemoryMetrics().bindTo(registry);
     Gauge.builder("minutes.index.documents", () -> last.documents())
         .description("Meetings in the live search index").register(registry);
+    Gauge.builder("minutes.index.deleted.documents", () -> last.deletedDocuments())
+        .description("Deleted or replaced meetings whose old text still stands in the index files (0 once merged away)")
+        .register(registry);
     Gauge.builder("minutes.index.size", () -> last.indexBytes()).baseUnit("bytes")
         .description("Size of the live search index on disk").register(registry);
     Gauge.builder("minutes.index.lag.entries", () -> last.lagEntries())
@@ -147,11 +154,13 @@ public final class Metrics {
   }
 
   private Snapshot snapshot() {
-    double documents = Double.NaN, indexBytes = Double.NaN, lagEntries = Double.NaN, lagSeconds = Double.NaN;
+    double documents = Double.NaN, deleted = Double.NaN, indexBytes = Double.NaN, lagEntries = Double.NaN,
+        lagSeconds = Double.NaN;
     try {
       IndexStats s = index.now();
       if (s != null) {
         documents = s.documents();
+        deleted = s.deletedDocuments();
         indexBytes = s.bytes();
         try (Connection c = db.read();
             PreparedStatement ps = c.prepareStatement(
@@ -168,7 +177,7 @@ public final class Metrics {
     } catch (IOException | SQLException | RuntimeException e) {
       log.debug("metrics: search index values unavailable ({})", e.toString());
     }
-    return new Snapshot(documents, indexBytes, lagEntries, lagSeconds, databaseBytes());
+    return new Snapshot(documents, deleted, indexBytes, lagEntries, lagSeconds, databaseBytes());
   }
 
   /** The SQLite file with its WAL, or what PostgreSQL reports for the database. */

@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import minutes.store.Emails;
 import minutes.store.Ids;
@@ -109,6 +110,18 @@ public final class Params {
       throw ApiError.badParam(name, name + " must be an email address such as ann@example.com");
     }
     return raw;
+  }
+
+  /**
+   * A token this server issued and only it can read (a feed cursor): {@code decode} gives its
+   * value, or empty for anything else, which is 400 naming the parameter with {@code expected}.
+   */
+  public <T> Optional<T> token(String name, Function<String, Optional<T>> decode, String expected) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return Optional.empty();
+    Optional<T> value = decode.apply(raw.get());
+    if (value.isEmpty()) throw ApiError.badParam(name, expected);
+    return value;
   }
 
   public Optional<String> uuid(String name) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.TieredMergePolicy;
@@ -84,6 +85,9 @@ final class Generation implements Closeable {
           .setCommitOnClose(false); // a commit always carries its seq; never one without
       TieredMergePolicy mp = new TieredMergePolicy();
       mp.setNoCFSRatio(0);
+      // eraseDeleted merges away every segment that holds a deleted document, not only those
+      // with more than Lucene's default 10%: one deleted meeting's text must go too.
+      mp.setForceMergeDeletesPctAllowed(0);
       c.setMergePolicy(mp); // Lucene's default 10 segments per tier: imports' small segments do not pile up
       w = new IndexWriter(dir, c);
       return new Generation(path.getFileName().toString(), path, dir, w, mode);
@@ -145,23 +149,48 @@ final class Generation implements Closeable {
    * failed search or, worse, as a wrong hit or snippet.
    */
   void verify(boolean all) throws IOException {
-    IndexSearcher s = acquire();
-    try {
-      CheckedFiles.of(path).check(s.getIndexReader(), all);
-    } finally {
-      release(s);
-    }
+    read(reader -> {
+      CheckedFiles.of(path).check(reader, all);
+      return null;
+    });
   }
 
-  /** Documents of the current searchers and the seq they reflect, read together (a commit changes both). */
+  /**
+   * Erasure (decisions.md "Deleting data"): a deleted document keeps its text in its segment's
+   * files until the segment is merged. This rewrites every segment that holds a deleted document
+   * (or a replaced one's old version), commits, and refreshes the searchers; the old segments'
+   * files are deleted once the last search that reads them ends. Costs a rewrite of those
+   * segments (docs/BENCHMARKS.md); updates and searches go on meanwhile.
+   */
+  void eraseDeleted() throws IOException {
+    writer.forceMergeDeletes(true);
+    commit(seq);
+  }
+
+  /** True while a document marked deleted still stands in a segment of the current searchers. */
+  boolean holdsDeleted() throws IOException {
+    return read(IndexReader::hasDeletions);
+  }
+
+  /** Documents, deleted documents still in segments, and the seq they reflect, read together (a commit changes them). */
   synchronized long[] documentsAndSeq() throws IOException {
-    return new long[] {numDocs(), seq};
+    return read(reader -> new long[] {reader.numDocs(), reader.numDeletedDocs(), seq});
   }
 
   int numDocs() throws IOException {
+    return read(IndexReader::numDocs);
+  }
+
+  /** Something read from the current searchers' index reader. */
+  @FunctionalInterface
+  private interface ReaderRead<T> {
+    T from(IndexReader reader) throws IOException;
+  }
+
+  private <T> T read(ReaderRead<T> read) throws IOException {
     IndexSearcher s = acquire();
     try {
-      return s.getIndexReader().numDocs();
+      return read.from(s.getIndexReader());
     } finally {
       release(s);
     }

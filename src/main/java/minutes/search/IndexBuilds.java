@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import minutes.config.Config;
+import minutes.store.ChangeHistory;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Store;
@@ -81,22 +82,33 @@ public final class IndexBuilds {
   }
 
   /**
-   * Applies every change_log entry after the generation's seq, reading the meetings in the
-   * same read transaction as the entries, and commits with the new seq. Returns the number of
-   * meetings applied, or -1 when the index is ahead of the database (it belongs to another).
+   * What a catch-up did: the meetings applied and how many of them were gone from the database
+   * (deleted: their text still stands in the index files until {@link Generation#eraseDeleted}),
+   * or, when {@code rebuild} is set, why the generation cannot follow the log and must be rebuilt.
    */
-  static int catchUp(Generation g, Db db, int threads) throws IOException, SQLException {
+  record CatchUp(int applied, long deleted, String rebuild) {}
+
+  /**
+   * Applies every change_log entry after the generation's seq, reading the meetings in the
+   * same read transaction as the entries, and commits with the new seq. A generation ahead of
+   * the database belongs to another one; one older than the pruned history would miss changes.
+   */
+  static CatchUp catchUp(Generation g, Db db, int threads) throws IOException, SQLException {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        long max = Db.dataVersion(c);
-        if (max < g.seq()) return -1;
-        if (max == g.seq()) return 0;
+        ChangeHistory.State history = ChangeHistory.state(c);
+        long max = history.newest();
+        if (max < g.seq()) return new CatchUp(0, 0, "it is ahead of the database (another database?)");
+        if (g.seq() < history.prunedThrough()) {
+          return new CatchUp(0, 0, "it is older than the change history kept (changes.retention_days)");
+        }
+        if (max == g.seq()) return new CatchUp(0, 0, null);
         List<String> ids = new ArrayList<>();
         for (BytesRef id : changedSince(c, g.seq())) ids.add(id.utf8ToString());
-        Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
+        Indexer.Stats stats = Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
         g.commit(max);
-        return ids.size();
+        return new CatchUp(ids.size(), stats.deleted(), null);
       } finally {
         c.rollback();
       }
@@ -123,12 +135,12 @@ public final class IndexBuilds {
 
   /**
    * After an import: when no server holds the index, applies the import to it (or builds
-   * the first one) so that the next server starts up to date. A running server holds the
-   * write lock and applies the import itself within a poll interval. Returns a line for the user.
+   * the first one) so that the next server starts up to date, and merges away what the import
+   * deleted. A running server holds the write lock and does both itself (the first within a
+   * poll interval). Returns a line for the user.
    */
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
-    int threads = indexingThreads();
     try (Db db = Db.open(Store.of(config), 1)) {
       String name = IndexDirs.current(root);
       if (name != null) {
@@ -139,12 +151,37 @@ public final class IndexBuilds {
           return "search index: the running server applies this import";
         }
         try (g) {
-          int applied = g.currentFormat() ? catchUp(g, db, threads) : -1;
-          if (applied >= 0) return String.format("search index updated (%,d meetings)", applied);
+          if (g.currentFormat()) {
+            CatchUp done = catchUp(g, db, indexingThreads());
+            if (done.rebuild() == null && done.deleted() > 0) {
+              g.eraseDeleted();
+              return String.format("search index updated (%,d meetings; deleted ones merged away)", done.applied());
+            }
+            if (done.rebuild() == null) return String.format("search index updated (%,d meetings)", done.applied());
+          }
         }
       }
-      Built b = rebuild(root, db, threads, Progress.NONE);
+      Built b = rebuild(root, db, indexingThreads(), Progress.NONE);
       return String.format("search index built (%,d meetings)", b.meetings());
+    }
+  }
+
+  /**
+   * Makes a backup's copy of the live generation (under {@code root}) match the backup's copy of
+   * the database, which is as new or newer: applies what the index copy lacks and merges away
+   * every deleted document, so that a backup taken after a delete holds none of the deleted text,
+   * whatever the running server had merged when the copy was made.
+   */
+  public static void settleBackup(Path root, Store database) throws IOException, SQLException {
+    String name = IndexDirs.current(root);
+    if (name == null) return;
+    try (Db db = Db.open(database, 1)) {
+      String rebuild;
+      try (Generation g = Generation.open(root, name)) {
+        rebuild = g.currentFormat() ? catchUp(g, db, indexingThreads()).rebuild() : "older format";
+        if (rebuild == null && g.holdsDeleted()) g.eraseDeleted();
+      }
+      if (rebuild != null) rebuild(root, db, indexingThreads(), Progress.NONE);
     }
   }
 }

@@ -22,8 +22,8 @@ import org.apache.lucene.index.Term;
 final class Indexer {
   private Indexer() {}
 
-  /** What was indexed: meetings and characters of text. */
-  record Stats(long meetings, long chars) {}
+  /** What was indexed: meetings and characters of text, and how many meetings were gone from the database (deleted). */
+  record Stats(long meetings, long chars, long deleted) {}
 
   private static final IndexedMeeting END = new IndexedMeeting("", 0, List.of(), "", "", null, "", "", List.of(), "", "");
   /** Below this many meetings, threads cost more than they save. */
@@ -44,20 +44,22 @@ final class Indexer {
 
   private static Stats sequential(IndexedMeeting.Reader reader, List<String> ids, IndexWriter w, boolean fresh,
       IndexBuilds.Progress progress) throws SQLException, IOException {
-    long chars = 0, done = 0;
+    long chars = 0, done = 0, deleted = 0;
     for (String id : ids) {
       IndexedMeeting m = reader.read(id);
       if (m != null) chars += m.textChars();
+      else deleted++;
       write(w, id, m, fresh);
       progress.update(++done, ids.size(), chars);
     }
-    return new Stats(done, chars);
+    return new Stats(done, chars, deleted);
   }
 
   private static Stats parallel(IndexedMeeting.Reader reader, List<String> ids, IndexWriter w, boolean fresh,
       int threads, IndexBuilds.Progress progress) throws SQLException, IOException {
     BlockingQueue<IndexedMeeting> queue = new ArrayBlockingQueue<>(threads * 8);
     AtomicLong done = new AtomicLong(), chars = new AtomicLong();
+    long deleted = 0;
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "indexer");
       t.setDaemon(true);
@@ -85,6 +87,7 @@ final class Indexer {
         if (m == null) {
           write(w, id, null, fresh);
           done.incrementAndGet();
+          deleted++;
           continue;
         }
         while (!queue.offer(m, 100, TimeUnit.MILLISECONDS)) failFast(workers);
@@ -93,7 +96,7 @@ final class Indexer {
         while (!queue.offer(END, 100, TimeUnit.MILLISECONDS)) failFast(workers);
       }
       for (Future<Void> f : workers) f.get();
-      return new Stats(done.get(), chars.get());
+      return new Stats(done.get(), chars.get(), deleted);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("indexing interrupted", e);

@@ -6,9 +6,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.keys.Principal;
+import minutes.store.ChangeHistory;
 import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.CorruptIndexException;
@@ -24,10 +28,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The search index of a running server: answers searches from the live generation, and a
  * background thread keeps it in step with SQLite (change_log), switches to a generation
- * that {@code reindex} built, and builds the first one when there is none. Thread-safe.
+ * that {@code reindex} built, and builds the first one when there is none. When it applies a
+ * delete, a second thread merges the deleted text out of the index files (erasure) while
+ * searches and updates go on. Thread-safe.
  *
- * <p>No leak, ever: visibility is a filter inside the Lucene query, and a meeting changed in
- * SQLite after the seq the searcher reflects is excluded until the index has caught up.
+ * <p>No leak, ever: visibility is a filter inside the Lucene query, a meeting changed in
+ * SQLite after the seq the searcher reflects is excluded until the index has caught up, and an
+ * index older than the change history kept answers no search (it cannot know what it missed).
  */
 public final class SearchIndex implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SearchIndex.class);
@@ -48,9 +55,17 @@ public final class SearchIndex implements AutoCloseable {
   private volatile Generation suspect;
   private static final String DAMAGED = "search index {} is damaged ({}): rebuilding it from the database, as `reindex` "
       + "would; search answers 503 until the new index is live";
-  private static final String AHEAD = "search index {} is ahead of the database (another database?): rebuilding it";
+  private static final String REBUILD = "search index {} cannot follow the change log, since {}: rebuilding it";
   private volatile boolean closed;
   private final CountDownLatch firstLive = new CountDownLatch(1);
+  /** Merges deleted documents away, apart from the sync thread so that updates go on meanwhile. */
+  private final ExecutorService eraser = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "search-erase");
+    t.setDaemon(true);
+    return t;
+  });
+  /** The generation whose deleted documents wait for the eraser; null when none does. */
+  private final AtomicReference<Generation> toErase = new AtomicReference<>();
 
   private SearchIndex(Path root, Db db) {
     this.root = root;
@@ -124,16 +139,19 @@ public final class SearchIndex implements AutoCloseable {
     return split.splits();
   }
 
-  /** What the live index holds, for /metrics: documents, bytes on disk, change_log seq applied. */
-  public record Stats(long documents, long bytes, long seq) {}
+  /**
+   * What the live index holds, for /metrics: documents, deleted documents whose text still stands
+   * in its files (0 once erasure merged them away), bytes on disk, change_log seq applied.
+   */
+  public record Stats(long documents, long deletedDocuments, long bytes, long seq) {}
 
   /** The live index's {@link Stats}, or null while there is none (or it is being replaced this instant). */
   public Stats stats() throws IOException {
     Generation g = live;
     if (g == null) return null;
     try {
-      long[] documentsAndSeq = g.documentsAndSeq();
-      return new Stats(documentsAndSeq[0], IndexDirs.size(g.path), documentsAndSeq[1]);
+      long[] counts = g.documentsAndSeq();
+      return new Stats(counts[0], counts[1], IndexDirs.size(g.path), counts[2]);
     } catch (AlreadyClosedException e) {
       return null;
     }
@@ -154,6 +172,10 @@ public final class SearchIndex implements AutoCloseable {
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
+      // Changes up to the pruned number are gone from change_log, so the exclusion below could
+      // not see them: such an index (a node stopped for longer than the history is kept) is
+      // being rebuilt by the sync thread, and answers nothing meanwhile.
+      if (seq < ChangeHistory.state(db).prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       IndexSearcher s;
       try {
         s = g.acquire();
@@ -237,12 +259,36 @@ public final class SearchIndex implements AutoCloseable {
       switchTo(pointed);
       return;
     }
-    if (IndexBuilds.catchUp(g, db, threads) < 0) {
-      log.warn(AHEAD, g.name);
+    IndexBuilds.CatchUp done = IndexBuilds.catchUp(g, db, threads);
+    if (done.rebuild() != null) {
+      log.warn(REBUILD, g.name, done.rebuild());
       live = null;
       g.close();
       rebuildNow();
+    } else if (done.deleted() > 0) {
+      eraseLater(g);
     }
+  }
+
+  /**
+   * Queues the merge that takes deleted documents out of {@code g}'s files; deletes applied
+   * while one runs queue the next, so none is left behind.
+   */
+  private void eraseLater(Generation g) {
+    if (toErase.getAndSet(g) != null) return; // one is queued already and will see this delete
+    eraser.execute(() -> {
+      Generation next = toErase.getAndSet(null);
+      long started = System.nanoTime();
+      try {
+        next.eraseDeleted();
+        log.info("search index {}: deleted meetings merged out of its files in {} ms", next.name,
+            (System.nanoTime() - started) / 1_000_000);
+      } catch (IOException | RuntimeException e) {
+        if (closed || next != live) return; // closed or replaced meanwhile: its files go with it
+        log.warn("search index {}: merging deleted meetings away failed ({}); the next delete retries", next.name,
+            e.toString());
+      }
+    });
   }
 
   /** A full build from SQLite into a new generation, which the next round switches to. */
@@ -272,12 +318,14 @@ public final class SearchIndex implements AutoCloseable {
         return;
       }
       next.verify(false);
-      if (IndexBuilds.catchUp(next, db, threads) < 0) {
+      IndexBuilds.CatchUp done = IndexBuilds.catchUp(next, db, threads);
+      if (done.rebuild() != null) {
         next.close();
-        log.warn(AHEAD, name);
+        log.warn(REBUILD, name, done.rebuild());
         rebuildNow();
         return;
       }
+      if (done.deleted() > 0) eraseLater(next);
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
       if (!damaged(e)) throw e;
@@ -316,6 +364,7 @@ public final class SearchIndex implements AutoCloseable {
   public void close() {
     closed = true;
     sync.interrupt();
+    eraser.shutdownNow(); // a merge in progress is aborted when its writer closes below
     split.close();
     synchronized (this) { // waits for a sync round in progress
       Generation g = live;

@@ -1,7 +1,11 @@
 package minutes.store;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -52,6 +56,40 @@ public enum Dialect {
     @Override
     public void lockForWriting(Connection c) {
       // Writers begin IMMEDIATE transactions (Store): SQLite lets one at a time into the file.
+    }
+
+    @Override
+    public String erasureMark(Connection c) {
+      return null; // the checkpoint below waits for old readers by itself
+    }
+
+    /**
+     * secure_delete (on for every writer, see Store) zeroed the deleted records in their pages,
+     * and freed pages whole; but those pages reach the database file only at a checkpoint, and
+     * the write-ahead log still holds older copies of them with the text. A TRUNCATE checkpoint
+     * copies every frame into the file and then empties the log. It must wait for readers that
+     * still read a snapshot from before the delete (a request, a search index catching up, a
+     * reindex): the busy timeout waits, and this loop retries until {@code patience} is spent.
+     */
+    @Override
+    public Erasure eraseDeleted(Connection c, String mark, Duration patience) throws SQLException {
+      long started = System.nanoTime();
+      try (Statement st = c.createStatement()) {
+        while (true) {
+          try (ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            if (rs.next() && rs.getInt(1) == 0) {
+              return new Erasure(true, "freed space zeroed, write-ahead log checkpointed and emptied", seconds(started));
+            }
+          } catch (SQLException busy) {
+            if (busy.getErrorCode() != SQLITE_BUSY) throw busy;
+          }
+          if (System.nanoTime() - started > patience.toNanos()) {
+            return new Erasure(false, "a reader kept a snapshot from before the delete open for " + patience.toSeconds()
+                + " s; the write-ahead log still holds deleted text until the next import that deletes", seconds(started));
+          }
+          pause();
+        }
+      }
     }
   },
 
@@ -108,10 +146,70 @@ public enum Dialect {
         st.execute("SELECT pg_advisory_xact_lock(" + WRITER_LOCK + ")");
       }
     }
+
+    /** The import's transaction id: snapshots older than it still see the deleted rows. */
+    @Override
+    public String erasureMark(Connection c) throws SQLException {
+      return new Sql("SELECT pg_current_xact_id()::text").one(c, rs -> rs.getString(1)).orElseThrow();
+    }
+
+    /**
+     * PostgreSQL keeps deleted rows as dead tuples until VACUUM frees their space and takes them
+     * out of every index; VACUUM can do that only once no snapshot that still sees them is open
+     * (a node's request or index catch-up that began before the commit). So: wait for those, up
+     * to {@code patience}, then VACUUM the tables a delete touches. VACUUM does not zero the freed
+     * bytes: they stand in the table files until new rows reuse the space, and in WAL, archives,
+     * replicas and backups as long as those are kept (docs/OPERATIONS.md "Erasure").
+     */
+    @Override
+    public Erasure eraseDeleted(Connection c, String mark, Duration patience) throws SQLException {
+      long started = System.nanoTime();
+      boolean clear = false;
+      while (!clear) {
+        // age() compares transaction ids across wrap-around: a snapshot whose xmin is at or
+        // before the import's id may still see what it deleted.
+        clear = new Sql("""
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+              AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(?::text::xid8::xid)""", mark).count(c) == 0;
+        if (!clear && System.nanoTime() - started > patience.toNanos()) break;
+        if (!clear) pause();
+      }
+      try (Statement st = c.createStatement()) {
+        st.execute("VACUUM (INDEX_CLEANUP ON) " + String.join(", ", DELETED_FROM));
+      }
+      return clear
+          ? new Erasure(true, "vacuumed the tables deletes touch", seconds(started))
+          : new Erasure(false, "a transaction kept a snapshot from before the delete open for " + patience.toSeconds()
+              + " s; VACUUM ran, autovacuum frees what it could not", seconds(started));
+    }
   };
+
+  /** Tables whose rows a delete line removes (directly or by cascade). */
+  private static final List<String> DELETED_FROM = List.of("meeting", "meeting_viewer", "participant", "protocol",
+      "action_item", "transcript_segment", "company", "company_domain", "app_user", "api_key", "workspace",
+      "workspace_domain", "change_feed");
+
+  /** What {@link #eraseDeleted} did: {@code complete} is false when old snapshots outlasted the patience. */
+  public record Erasure(boolean complete, String done, double seconds) {
+    public static final Erasure NONE = new Erasure(true, "", 0);
+  }
+
+  private static double seconds(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+
+  private static void pause() throws SQLException {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while waiting for readers before erasing", e);
+    }
+  }
 
   /** SQLite's primary result code for a violated constraint (UNIQUE, PRIMARY KEY, FOREIGN KEY). */
   private static final int SQLITE_CONSTRAINT = 19;
+  private static final int SQLITE_BUSY = 5;
   /** The advisory lock key writers share on PostgreSQL ("minutes" in ASCII, as a number). */
   static final long WRITER_LOCK = 0x6d696e75746573L;
 
@@ -154,6 +252,15 @@ public enum Dialect {
 
   /** Makes writers take turns; call first in a write transaction. */
   public abstract void lockForWriting(Connection c) throws SQLException;
+
+  /** Call in an import's transaction before its commit when it deleted something; hand the result to {@link #eraseDeleted}. */
+  public abstract String erasureMark(Connection c) throws SQLException;
+
+  /**
+   * After an import that deleted something has committed (on its connection, autocommit on):
+   * makes the deleted text leave the store's files as far as the store allows.
+   */
+  public abstract Erasure eraseDeleted(Connection c, String mark, Duration patience) throws SQLException;
 
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
   public Set<String> tables(Connection c) throws SQLException {

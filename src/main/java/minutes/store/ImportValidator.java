@@ -36,7 +36,7 @@ final class ImportValidator {
     }
     String kind = n.path("kind").isTextual() ? n.get("kind").asText() : null;
     if (kind == null) {
-      problem("kind", "kind is required: workspace, user, company or meeting");
+      problem("kind", "kind is required: workspace, user, company, meeting or delete");
       return;
     }
     switch (kind) {
@@ -60,7 +60,30 @@ final class ImportValidator {
         domains(n, "", "domains");
       }
       case "meeting" -> meeting(n);
-      default -> problem("kind", "kind must be workspace, user, company or meeting, not '" + kind + "'");
+      case "delete" -> delete(n);
+      default -> problem("kind", "kind must be workspace, user, company, meeting or delete, not '" + kind + "'");
+    }
+  }
+
+  /** decisions.md "Deleting data": a meeting or company by id, a user by email, a workspace alone. */
+  private void delete(JsonNode n) {
+    String what = n.path("what").isTextual() ? n.get("what").asText() : "";
+    switch (what) {
+      case "meeting", "company" -> {
+        fields(n, "", Set.of("kind", "what", "workspace", "id"));
+        slug(n, "workspace");
+        uuid(n, "", "id", true);
+      }
+      case "user" -> {
+        fields(n, "", Set.of("kind", "what", "workspace", "email"));
+        slug(n, "workspace");
+        email(n, "", "email", true);
+      }
+      case "workspace" -> {
+        fields(n, "", Set.of("kind", "what", "workspace"));
+        slug(n, "workspace");
+      }
+      default -> problem("what", "what is required and must be meeting, company, user or workspace");
     }
   }
 

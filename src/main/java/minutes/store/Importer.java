@@ -14,19 +14,25 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import minutes.config.Config;
 
 /**
- * Loads NDJSON in the import format of decisions.md. Two streaming passes: the first checks
- * every line and every reference and reports all faults; only a clean file reaches the
- * second ({@link RecordWriter}), which writes everything in one transaction. So an import lands whole or not at
- * all, and memory does not grow with the file. Not thread-safe; one per import.
+ * Loads NDJSON in the import format of decisions.md, delete lines included. Two streaming
+ * passes: the first checks every line and every reference and reports all faults; only a clean
+ * file reaches the second ({@link RecordWriter}), which writes everything in one transaction, in
+ * file order. So an import lands whole or not at all, and memory grows only by a small entry per
+ * meeting the file changes ({@link ChangeHistory}), never with the text. An import that deleted
+ * anything then erases it from the store's files ({@link Dialect#eraseDeleted}). Not thread-safe;
+ * one per import.
  */
 public final class Importer {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -68,14 +74,26 @@ public final class Importer {
     }
   }
 
+  /** What an import did: lines by kind ({@code deletes}: delete lines), and the erasure after the commit. */
   public record Summary(long lines, long workspaces, long users, long companies, long meetings, long tasks,
-      long bytes, double seconds) {}
+      long deletes, Dialect.Erasure erasure, long bytes, double seconds) {}
+
+  /** How long the erasure after a delete may wait for readers that hold a snapshot from before it. */
+  static final Duration ERASURE_PATIENCE = Duration.ofMinutes(5);
 
   private final Store store;
+  private final Duration keepHistory;
   private final Progress progress;
 
+  /** An importer that keeps change history for the default {@code changes.retention_days}. */
   public Importer(Store store, Progress progress) {
+    this(store, Duration.ofDays(Config.DEFAULT_CHANGES_RETENTION_DAYS), progress);
+  }
+
+  /** {@code keepHistory}: change history older than this is pruned by this import (changes.retention_days). */
+  public Importer(Store store, Duration keepHistory, Progress progress) {
     this.store = store;
+    this.keepHistory = keepHistory;
     this.progress = progress;
   }
 
@@ -84,19 +102,21 @@ public final class Importer {
     Migrations.migrate(store);
     long totalBytes = 0;
     for (Path f : files) totalBytes += Files.size(f);
-    validate(files, totalBytes);
-    Summary s = write(files, totalBytes);
-    return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, totalBytes,
-        (System.nanoTime() - started) / 1e9);
+    Set<String> meetings = validate(files, totalBytes);
+    Summary s = write(files, totalBytes, meetings);
+    return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, s.deletes, s.erasure, totalBytes, (System.nanoTime() - started) / 1e9);
   }
 
   // ---------------------------------------------------------------- pass 1: check
 
-  private void validate(List<Path> files, long totalBytes) throws IOException, SQLException {
+  /** Checks every line; returns the meeting ids that meeting and delete lines name. */
+  private Set<String> validate(List<Path> files, long totalBytes) throws IOException, SQLException {
     List<LineError> errors = new ArrayList<>();
     AtomicLong badLines = new AtomicLong();
-    // Pass 2 writes in file order, so a workspace must be in the database or on an earlier line.
+    // Pass 2 writes in file order, so a workspace must be in the database or on an earlier line,
+    // and not deleted by a line between (false: deleted).
     Map<String, Boolean> known = new HashMap<>();
+    Set<String> meetings = new HashSet<>();
     boolean postgres = store.dialect() == Dialect.POSTGRES;
     try (Connection c = store.write()) {
       forEachLine(files, totalBytes, "checking", (file, lineNo, text) -> {
@@ -109,13 +129,21 @@ public final class Importer {
         }
         List<ImportValidator.Problem> problems = ImportValidator.check(n);
         if (problems.isEmpty() && postgres) problems = ImportValidator.storableInPostgres(n);
-        if (problems.isEmpty() && n.get("kind").asText().equals("workspace")) {
+        String kind = problems.isEmpty() ? n.get("kind").asText() : "";
+        if (kind.equals("meeting") || kind.equals("delete") && n.get("what").asText().equals("meeting")) {
+          meetings.add(Ids.canonical(n.get("id").asText()));
+        }
+        if (kind.equals("workspace")) {
           known.put(n.get("slug").asText(), true);
-        } else if (problems.isEmpty()) {
+        } else if (kind.equals("delete")) {
+          // Deleting what does not exist changes nothing, so a delete line needs no workspace.
+          if (n.get("what").asText().equals("workspace")) known.put(n.get("workspace").asText(), false);
+        } else if (!kind.isEmpty()) {
           String slug = n.get("workspace").asText();
           if (!known.computeIfAbsent(slug, s -> exists(c, s))) {
             problems = List.of(new ImportValidator.Problem("workspace",
-                "no workspace '" + slug + "' in the database or on an earlier line"));
+                "no workspace '" + slug + "' in the database or on an earlier line (a workspace deleted by an earlier "
+                    + "line is gone)"));
           }
         }
         if (!problems.isEmpty()) {
@@ -124,6 +152,7 @@ public final class Importer {
       });
     }
     if (badLines.get() > 0) throw new Refused(errors, badLines.get());
+    return meetings;
   }
 
   private static boolean exists(Connection c, String slug) {
@@ -141,8 +170,10 @@ public final class Importer {
 
   // ---------------------------------------------------------------- pass 2: write
 
-  private Summary write(List<Path> files, long totalBytes) throws IOException, SQLException {
-    long[] counts = new long[6]; // lines, workspaces, users, companies, meetings, tasks
+  private Summary write(List<Path> files, long totalBytes, Set<String> meetings) throws IOException, SQLException {
+    long[] counts = new long[7]; // lines, workspaces, users, companies, meetings, tasks, deletes
+    long deletions;
+    String mark;
     Dialect dialect = store.dialect();
     try (Connection c = store.write()) {
       if (dialect == Dialect.SQLITE) {
@@ -155,6 +186,7 @@ public final class Importer {
       c.setAutoCommit(false);
       try (RecordWriter w = new RecordWriter(c)) {
         dialect.lockForWriting(c);
+        w.meetingsNamed(meetings);
         forEachLine(files, totalBytes, "importing", (file, lineNo, text) -> {
           JsonNode n = MAPPER.readTree(text);
           counts[0]++;
@@ -163,6 +195,7 @@ public final class Importer {
               case "workspace" -> { w.workspace(n); counts[1]++; }
               case "user" -> { w.user(n); counts[2]++; }
               case "company" -> { w.company(n); counts[3]++; }
+              case "delete" -> { w.delete(n); counts[6]++; }
               default -> { counts[5] += w.meeting(n); counts[4]++; }
             }
           } catch (SQLException e) {
@@ -174,6 +207,9 @@ public final class Importer {
                 "conflicts with the database: " + conflictReason(dialect, e))), 1);
           }
         });
+        w.finish(keepHistory);
+        deletions = w.deletions();
+        mark = deletions > 0 ? dialect.erasureMark(c) : null;
         c.commit();
       } catch (RuntimeException | IOException | SQLException e) {
         try {
@@ -185,8 +221,15 @@ public final class Importer {
         }
         throw e;
       }
+      Dialect.Erasure erasure = Dialect.Erasure.NONE;
+      if (deletions > 0) {
+        progress.update("erasing", counts[0], totalBytes, totalBytes);
+        c.setAutoCommit(true); // both stores erase outside a transaction
+        erasure = dialect.eraseDeleted(c, mark, ERASURE_PATIENCE);
+      }
+      return new Summary(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], erasure,
+          totalBytes, 0);
     }
-    return new Summary(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], totalBytes, 0);
   }
 
   private static String conflictReason(Dialect dialect, SQLException e) {

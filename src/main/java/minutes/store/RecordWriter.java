@@ -4,28 +4,37 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The second pass of an import: writes checked lines through prepared statements reused for
- * every line, inside the caller's transaction. A meeting's rows go out in batches, one per
- * table (on PostgreSQL each becomes one multi-row INSERT), flushed before the next line, so a
- * failed constraint is still the fault of the line being written. Not thread-safe.
+ * every line, inside the caller's transaction, in file order. A meeting's rows go out in batches,
+ * one per table (on PostgreSQL each becomes one multi-row INSERT), flushed before the next line,
+ * so a failed constraint is still the fault of the line being written. Every meeting it changes
+ * goes to {@link ChangeHistory}, written by {@link #finish}. Not thread-safe.
  */
 final class RecordWriter implements AutoCloseable {
   private final Connection c;
   private final Map<String, Long> workspaceIds = new HashMap<>();
   private final PreparedStatement upsertWorkspace, deleteWorkspaceDomains, insertWorkspaceDomain, upsertUser,
       upsertCompany, deleteCompanyDomains, insertCompanyDomain, deleteMeeting, insertMeeting, insertViewer,
-      insertParticipant, insertProtocol, insertTask, insertSegment, insertChange;
+      insertParticipant, insertProtocol, insertTask, insertSegment;
   /** A meeting's child rows, in the order their foreign keys need: protocols before their tasks. */
   private final List<PreparedStatement> children;
+  private final ChangeHistory changes;
+  /** Delete lines that removed something: the import then erases (Dialect#eraseDeleted). */
+  private long deletions;
 
   RecordWriter(Connection c) throws SQLException {
     this.c = c;
@@ -63,8 +72,8 @@ final class RecordWriter implements AutoCloseable {
     insertSegment = c.prepareStatement("""
         INSERT INTO transcript_segment(meeting_id, idx, speaker_name, speaker_email, start_ms, end_ms, text)
         VALUES (?, ?, ?, ?, ?, ?, ?)""");
-    insertChange = c.prepareStatement("INSERT INTO change_log(meeting_id, changed_at) VALUES (?, ?)");
     children = List.of(insertViewer, insertParticipant, insertProtocol, insertTask, insertSegment);
+    changes = new ChangeHistory(c);
   }
 
   void workspace(JsonNode n) throws SQLException {
@@ -92,6 +101,7 @@ final class RecordWriter implements AutoCloseable {
     long workspaceId = workspaceId(n.get("workspace").asText());
     String startsAt = dateTime(n, "starts_at");
     String createdAt = dateTime(n, "created_at");
+    changes.touching(id);
     exec(deleteMeeting, id); // cascades to participants, viewers, minutes, tasks, transcript
     String title = n.get("title").asText();
     exec(insertMeeting, id, workspaceId, title, Times.fold(title), n.get("platform").asText(),
@@ -99,7 +109,9 @@ final class RecordWriter implements AutoCloseable {
         textOrNull(n, "join_url"), textOrNull(n, "organizer_email"), createdAt,
         n.hasNonNull("template_id") ? Ids.canonical(n.get("template_id").asText()) : null,
         startsAt != null ? startsAt : createdAt);
-    for (JsonNode e : n.path("visible_to")) batch(insertViewer, Emails.key(e.asText()), id);
+    Set<String> viewers = new LinkedHashSet<>();
+    for (JsonNode e : n.path("visible_to")) viewers.add(Emails.key(e.asText()));
+    for (String v : viewers) batch(insertViewer, v, id);
     int position = 0;
     for (JsonNode p : n.path("participants")) {
       String email = textOrNull(p, "email");
@@ -136,8 +148,87 @@ final class RecordWriter implements AutoCloseable {
           s.get("text").asText());
     }
     for (PreparedStatement ps : children) ps.executeBatch();
-    exec(insertChange, id, Times.format(Instant.now()));
+    changes.written(id, workspaceId, viewers);
     return tasks;
+  }
+
+  /**
+   * A delete line (decisions.md "Deleting data"), scoped to its workspace: a meeting or company
+   * of another workspace, or anything that does not exist, is left alone (replays are safe).
+   */
+  void delete(JsonNode n) throws SQLException {
+    String slug = n.get("workspace").asText();
+    Optional<Long> found = knownWorkspace(slug);
+    if (found.isEmpty()) return;
+    long workspace = found.get();
+    boolean removed = switch (n.get("what").asText()) {
+      case "meeting" -> removeMeeting(Ids.canonical(n.get("id").asText()), workspace);
+      case "company" -> update("DELETE FROM company WHERE id = ? AND workspace_id = ?",
+          Ids.canonical(n.get("id").asText()), workspace) > 0; // its domains cascade
+      case "user" -> removeUser(workspace, Emails.key(n.get("email").asText()));
+      default -> removeWorkspace(workspace, slug);
+    };
+    if (removed) deletions++;
+  }
+
+  private boolean removeMeeting(String id, long workspace) throws SQLException {
+    if (new Sql("SELECT 1 FROM meeting WHERE id = ? AND workspace_id = ?", id, workspace).one(c, rs -> true).isEmpty()) {
+      return false;
+    }
+    changes.touching(id);
+    exec(deleteMeeting, id);
+    changes.deleted(id);
+    return true;
+  }
+
+  /** Out of every visible_to of the workspace, its personal keys revoked, its record and its feed history gone. */
+  private boolean removeUser(long workspace, String email) throws SQLException {
+    List<String> seen = new Sql("""
+        SELECT v.meeting_id FROM meeting_viewer v JOIN meeting m ON m.id = v.meeting_id
+        WHERE v.email = ? AND m.workspace_id = ?""", email, workspace).list(c, rs -> rs.getString(1));
+    for (String id : seen) {
+      changes.touching(id);
+      changes.unseen(id, workspace, email);
+    }
+    update("DELETE FROM meeting_viewer WHERE email = ? AND meeting_id IN (SELECT id FROM meeting WHERE workspace_id = ?)",
+        email, workspace);
+    // api_key keeps the email as given: lower() folds ASCII letters only, as Emails.key does
+    // (PostgreSQL under the column's "C" collation, SQLite always).
+    int keys = update("UPDATE api_key SET revoked_at = ? WHERE workspace_id = ? AND lower(user_email) = ? AND revoked_at IS NULL",
+        Times.format(Instant.now()), workspace, email);
+    int users = update("DELETE FROM app_user WHERE workspace_id = ? AND email = ?", workspace, email);
+    changes.purge(workspace, email);
+    return !seen.isEmpty() || keys > 0 || users > 0;
+  }
+
+  /** Everything of the workspace: its meetings (each a change the search indexes apply), users, companies, keys. */
+  private boolean removeWorkspace(long workspace, String slug) throws SQLException {
+    for (String id : new Sql("SELECT id FROM meeting WHERE workspace_id = ?", workspace).list(c, rs -> rs.getString(1))) {
+      changes.touching(id);
+      changes.deleted(id);
+    }
+    changes.purge(workspace);
+    update("DELETE FROM workspace WHERE id = ?", workspace); // cascades to every row of it, keys included
+    workspaceIds.remove(slug);
+    return true;
+  }
+
+  /** The meetings the file's lines name, so that who sees them now is read in bulk ({@link ChangeHistory#preload}). */
+  void meetingsNamed(Collection<String> ids) throws SQLException {
+    changes.preload(ids);
+  }
+
+  /**
+   * Ends the import's writing: the changes of every meeting it touched, stamped with one time,
+   * and the pruning of history older than {@code keep}.
+   */
+  void finish(Duration keep) throws SQLException {
+    changes.write(Instant.now(), keep);
+  }
+
+  /** Delete lines that removed something so far. */
+  long deletions() {
+    return deletions;
   }
 
   /** The most recent minutes: greatest generated_at; on a tie the later one in the line. */
@@ -154,18 +245,33 @@ final class RecordWriter implements AutoCloseable {
     return best;
   }
 
+  /** The id of a workspace the first pass found in the database or on an earlier line. */
   private long workspaceId(String slug) throws SQLException {
+    return knownWorkspace(slug).orElseThrow();
+  }
+
+  private Optional<Long> knownWorkspace(String slug) throws SQLException {
     Long id = workspaceIds.get(slug);
     if (id == null) {
-      id = Db.workspaceId(c, slug).orElseThrow();
+      Optional<Long> found = Db.workspaceId(c, slug);
+      if (found.isEmpty()) return found;
+      id = found.get();
       workspaceIds.put(slug, id);
     }
-    return id;
+    return Optional.of(id);
   }
 
   private static void exec(PreparedStatement ps, Object... values) throws SQLException {
     bind(ps, values);
     ps.executeUpdate();
+  }
+
+  /** A statement of a delete line, prepared each time (deletes are rare next to upserts): returns the rows it changed. */
+  private int update(String sql, Object... values) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bind(ps, values);
+      return ps.executeUpdate();
+    }
   }
 
   private static void batch(PreparedStatement ps, Object... values) throws SQLException {
@@ -191,7 +297,7 @@ final class RecordWriter implements AutoCloseable {
   public void close() throws SQLException {
     for (PreparedStatement ps : List.of(upsertWorkspace, deleteWorkspaceDomains, insertWorkspaceDomain, upsertUser,
         upsertCompany, deleteCompanyDomains, insertCompanyDomain, deleteMeeting, insertMeeting, insertViewer,
-        insertParticipant, insertProtocol, insertTask, insertSegment, insertChange)) {
+        insertParticipant, insertProtocol, insertTask, insertSegment)) {
       ps.close();
     }
   }

@@ -185,6 +185,11 @@ public final class Store {
       // transaction that read first and then wrote after another writer committed would fail
       // at once with SQLITE_BUSY instead of waiting its turn (two imports at once did).
       cfg.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+      // Deleted records are overwritten with zeros in their pages, and freed pages whole, so that
+      // deleted text does not linger in the file's free space (decisions.md "Deleting data"; the
+      // write-ahead log is emptied after a delete, Dialect.eraseDeleted). Replacing a meeting
+      // zeroes its old version the same way.
+      cfg.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
     }
     SQLiteDataSource ds = new SQLiteDataSource(cfg);
     ds.setUrl("jdbc:sqlite:" + file.toAbsolutePath());

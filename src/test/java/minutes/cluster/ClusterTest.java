@@ -48,13 +48,7 @@ class ClusterTest {
   @BeforeEach
   void database() throws Exception {
     store = TestStore.create(dir);
-    props = dir.resolve("minutes.properties");
-    Files.writeString(props, store.properties() + "index.path=" + dir.resolve("cli-index") + "\n");
-    Path data = dir.resolve("fixtures.ndjson");
-    try (var in = ClusterTest.class.getResourceAsStream("/fixtures.ndjson")) {
-      Files.copy(in, data);
-    }
-    assertEquals(0, cli("import", data.toString()).code);
+    props = store.withFixtures(dir, "index.path=" + dir.resolve("cli-index") + "\n");
   }
 
   @AfterEach
@@ -82,6 +76,36 @@ class ClusterTest {
 
     assertEquals(0, cli("keys", "revoke", id).code);
     for (App node : List.of(a, b)) assertEquals(401, get(node, "/api/v1/meetings", key).statusCode(), "revoked at once");
+  }
+
+  /**
+   * decisions.md "Deleting data" and "Change feed" in cluster mode: a delete made through the CLI
+   * is answered by every node at once and gone from every node's search within 2 s, and a feed
+   * cursor one node handed out is accepted by the other (they sign with the database's key).
+   */
+  @Test
+  void aDeleteIsGoneFromEveryNodeAndEveryNodeAcceptsTheOthersCursors() throws Exception {
+    App a = node("a"), b = node("b");
+    String key = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read").lastLine();
+    String m1 = minutes.Fixtures.M1;
+    for (App node : List.of(a, b)) awaitHits(node, key, "quarterly", List.of(m1), System.nanoTime());
+    String fromA = Json.MAPPER.readTree(get(a, "/api/v1/changes", key).body()).get("next_cursor").asText();
+
+    Path file = dir.resolve("delete.ndjson");
+    Files.writeString(file, "{\"kind\":\"delete\",\"what\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + m1 + "\"}\n");
+    assertEquals(0, cli("import", file.toString()).code);
+    long deleted = System.nanoTime();
+    for (App node : List.of(a, b)) {
+      assertEquals(404, get(node, "/api/v1/meetings/" + m1, key).statusCode(), "at once");
+      awaitHits(node, key, "quarterly", List.of(), deleted);
+    }
+    JsonNode onB = Json.MAPPER.readTree(get(b, "/api/v1/changes?since=" + fromA, key).body());
+    assertEquals(1, onB.get("data").size(), onB.toString());
+    assertEquals(m1, onB.at("/data/0/meeting_id").asText());
+    assertEquals("delete", onB.at("/data/0/change").asText());
+    HttpResponse<String> backOnA = get(a, "/api/v1/changes?since=" + onB.get("next_cursor").asText(), key);
+    assertEquals(200, backOnA.statusCode(), backOnA.body());
+    assertEquals(0, Json.MAPPER.readTree(backOnA.body()).get("data").size());
   }
 
   /**

@@ -8,6 +8,8 @@ import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import minutes.ApiServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -58,8 +60,8 @@ class DocsPageTest {
     if (browser != null) browser.quit();
   }
 
-  @Test
-  void aUserAuthorizesWithAKeyRunsASearchAndSeesTheHits() {
+  /** Opens /docs and authorizes with the workspace key, as a user does. */
+  private static WebDriverWait openAndAuthorize() {
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     browser.get(api.uri("/docs").toString());
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".info .title"), "minutes API"));
@@ -69,7 +71,12 @@ class DocsPageTest {
     keyField.sendKeys(api.key(ALL));
     browser.findElement(By.cssSelector(".modal-ux .auth-btn-wrapper button.authorize")).click();
     browser.findElement(By.cssSelector(".modal-ux button.btn-done")).click();
+    return wait;
+  }
 
+  @Test
+  void aUserAuthorizesWithAKeyRunsASearchAndSeesTheHits() {
+    WebDriverWait wait = openAndAuthorize();
     WebElement search = browser.findElement(By.id("operations-search-search"));
     search.findElement(By.cssSelector(".opblock-summary")).click();
     WebElement q = wait.until(ExpectedConditions.visibilityOfElementLocated(
@@ -89,5 +96,35 @@ class DocsPageTest {
     assertTrue(curl.contains("Authorization: Bearer " + api.key(ALL)), curl);
     List<String> errors = browser.findElements(By.cssSelector(".errors-wrapper")).stream().map(WebElement::getText).toList();
     assertTrue(errors.isEmpty(), "the page reports no errors about the document: " + errors);
+  }
+
+  /** The change feed from the page: start without since, then paste next_cursor into since and read on. */
+  @Test
+  void aUserPagesThroughTheChangeFeedByPastingNextCursorIntoSince() {
+    WebDriverWait wait = openAndAuthorize();
+    WebElement changes = browser.findElement(By.id("operations-changes-listChanges"));
+    changes.findElement(By.cssSelector(".opblock-summary")).click();
+    String first = execute(wait, changes, "next_cursor");
+    Matcher cursor = Pattern.compile("\"next_cursor\": \"([A-Za-z0-9_-]+)\"").matcher(first);
+    assertTrue(cursor.find(), first);
+
+    String id = new java.util.UUID(18, 1).toString();
+    minutes.CliRun imported = api.cli("import", minutes.TestLines.file(api.dir(), minutes.TestLines.meeting(id, "zqdocs")).toString());
+    assertEquals(0, imported.code(), imported.err());
+    WebElement since = changes.findElement(By.cssSelector("tr[data-param-name='since'] input"));
+    since.sendKeys(Keys.chord(Keys.CONTROL, "a"), cursor.group(1));
+    String next = execute(wait, changes, id);
+    assertTrue(next.contains("\"meeting_id\": \"" + id + "\""), next);
+    assertTrue(next.contains("\"change\": \"upsert\""), next);
+  }
+
+  /** Presses Execute on an operation and returns the body it then shows, once that holds {@code expected}; its status is 200. */
+  private static String execute(WebDriverWait wait, WebElement operation, String expected) {
+    By body = By.cssSelector("#" + operation.getAttribute("id") + " .live-responses-table tr.response .response-col_description");
+    operation.findElement(By.cssSelector("button.execute")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(body, expected));
+    String status = operation.findElement(By.cssSelector(".live-responses-table .response .response-col_status")).getText();
+    assertEquals("200", status.trim());
+    return browser.findElement(body).getText();
   }
 }

@@ -28,6 +28,7 @@ class ErrorShapeTest {
       "/api/v1/meetings/" + M1, "meetings:read",
       "/api/v1/meetings/" + M1 + "/participants", "meetings:read",
       "/api/v1/customers", "meetings:read",
+      "/api/v1/changes", "meetings:read",
       "/api/v1/meetings/" + M1 + "/action-items", "action_items:read",
       "/api/v1/action-items", "action_items:read",
       "/api/v1/meetings/" + M1 + "/transcript", "transcripts:read",

@@ -53,6 +53,7 @@ class MetricsTest {
   void indexDatabaseAndJvmGaugesHaveValues() {
     String m = api.get("/metrics", null).body();
     assertEquals(6, value(m, "minutes_index_documents")); // the meetings of fixtures.ndjson
+    assertEquals(0, value(m, "minutes_index_deleted_documents")); // a first build holds nothing deleted
     assertTrue(value(m, "minutes_index_size_bytes") > 0);
     assertEquals(0, value(m, "minutes_index_lag_entries"));
     assertEquals(0, value(m, "minutes_index_lag_seconds"));

@@ -37,7 +37,7 @@ class OperationsTest {
   /** Every route the server has, as documented. */
   static final List<String> ROUTES = List.of("/api/v1/meetings", "/api/v1/meetings/{id}",
       "/api/v1/meetings/{id}/participants", "/api/v1/meetings/{id}/action-items", "/api/v1/action-items",
-      "/api/v1/search", "/api/v1/customers", "/api/v1/meetings/{id}/transcript",
+      "/api/v1/search", "/api/v1/customers", "/api/v1/changes", "/api/v1/meetings/{id}/transcript",
       "/api/v1/meetings/{id}/transcript/search", "/healthz", "/metrics",
       "/api/v1/openapi.json", "/docs", "/docs/{file}");
 

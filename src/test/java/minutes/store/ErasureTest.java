@@ -1,0 +1,184 @@
+package minutes.store;
+
+import static minutes.ApiServer.ALL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import minutes.ApiServer;
+import minutes.CliRun;
+import minutes.TestLines;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Erasure proved on the bytes (decisions.md "Deleting data"), next to the real server on the run's
+ * store. After a delete no unique word of the meeting (title, minutes, task, transcript) stands in
+ * the server's index files (every generation directory under index.path); on SQLite nor in the
+ * database file and its WAL, nor in a backup taken afterwards; on PostgreSQL no tuple of the
+ * tables, live or dead, holds one (VACUUM removed them; what PostgreSQL keeps beyond that is in
+ * docs/OPERATIONS.md). Each test first finds the words where they stood, so that the search for
+ * them is known to work. Readers that hold a snapshot from before the delete are waited for.
+ */
+class ErasureTest {
+  @RegisterExtension static final ApiServer api = new ApiServer();
+  /** The tables that hold a meeting line's texts; PostgreSQL's pages are read through pageinspect. */
+  private static final List<String> TEXT_TABLES = List.of("meeting", "protocol", "action_item", "transcript_segment");
+
+  @BeforeAll
+  static void pageinspect() throws Exception {
+    if (!api.testStore().isPostgres()) return;
+    try (Connection c = api.store().write(); var st = c.createStatement()) {
+      st.execute("CREATE EXTENSION IF NOT EXISTS pageinspect"); // contrib, in Debian's postgresql; the test role is a superuser
+    }
+  }
+
+  @Test
+  void aDeletedMeetingsWordsLeaveTheDatabaseItsWalTheIndexFilesAndLaterBackups() throws Exception {
+    String m = new UUID(17, 1).toString();
+    List<String> words = TestLines.words("zqerase");
+    // A companion in the same import shares the index segment: a segment whose documents are all
+    // deleted is dropped by Lucene anyway, one that keeps a live document must be merged.
+    importLines(TestLines.meeting(m, "zqerase", "ann@acme.com"), TestLines.meeting(new UUID(17, 11).toString(), "zqstays"));
+    api.awaitHits(ALL, "zqerasetranscript", List.of(m), System.nanoTime(), Duration.ofSeconds(10));
+    for (String word : words) assertTrue(inDatabase(word), word + " is in the database before the delete");
+    // The index stores minutes and transcript as they are (MinutesCodec); titles and tasks are not stored there.
+    for (String word : List.of("zqeraseminutes", "zqerasetranscript")) {
+      assertTrue(inFiles(indexRoot(), word), word + " is in the index before the delete");
+    }
+
+    CliRun deleted = importLines(TestLines.delete("meeting", "acme", m));
+    assertTrue(deleted.out().contains("erased what the deletes removed"), deleted.out());
+    for (String word : words) assertFalse(inDatabase(word), word + " is still in the database");
+    awaitGoneFromIndex(words);
+
+    if (!api.testStore().isPostgres()) {
+      Path backup = api.dir().resolve("backup-after-delete");
+      CliRun b = api.cli("backup", "--out", backup.toString());
+      assertEquals(0, b.code(), b.err());
+      for (String word : words) assertFalse(inFiles(backup, word), word + " is in the backup");
+    }
+  }
+
+  @Test
+  void erasureWaitsForAReaderThatStillSeesTheDeletedMeeting() throws Exception {
+    String m = new UUID(17, 2).toString();
+    List<String> words = TestLines.words("zqreader");
+    importLines(TestLines.meeting(m, "zqreader", "ann@acme.com"), TestLines.meeting(new UUID(17, 12).toString(), "zqkept"));
+    CompletableFuture<CliRun> delete;
+    try (Connection reader = snapshotReader()) {
+      // The reader's snapshot shows the meeting: the deleted rows must outlive the delete for it.
+      try (var rs = reader.createStatement().executeQuery("SELECT title FROM meeting WHERE id = '" + m + "'")) {
+        assertTrue(rs.next());
+      }
+      delete = CompletableFuture.supplyAsync(() -> api.cli("import", TestLines.file(api.dir(),
+          TestLines.delete("meeting", "acme", m)).toString()));
+      Thread.sleep(1500);
+      assertFalse(delete.isDone(), "the erasure waits while a reader sees the deleted meeting");
+      reader.rollback();
+    }
+    CliRun r = delete.get(60, TimeUnit.SECONDS);
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("erased what the deletes removed"), r.out());
+    for (String word : words) assertFalse(inDatabase(word), word + " is still in the database");
+    awaitGoneFromIndex(words);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private static CliRun importLines(String... lines) {
+    CliRun r = api.cli("import", TestLines.file(api.dir(), lines).toString());
+    assertEquals(0, r.code(), r.err());
+    return r;
+  }
+
+  /** A connection in a read transaction whose snapshot is taken by its first query, as a request's is. */
+  private static Connection snapshotReader() throws Exception {
+    Connection c;
+    if (api.testStore().isPostgres()) {
+      c = api.store().write();
+      c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    } else {
+      c = DriverManager.getConnection("jdbc:sqlite:" + api.testStore().sqliteFile());
+    }
+    c.setAutoCommit(false);
+    return c;
+  }
+
+  private static Path indexRoot() {
+    return api.config().indexPath();
+  }
+
+  /**
+   * SQLite: the raw bytes of the database file and its WAL. PostgreSQL: the tuples of the text
+   * tables' pages, live or dead, as pageinspect reads them from the pages.
+   */
+  private static boolean inDatabase(String word) throws Exception {
+    if (!api.testStore().isPostgres()) {
+      Path file = api.testStore().sqliteFile();
+      return inFile(file, word) || inFile(file.resolveSibling(file.getFileName() + "-wal"), word);
+    }
+    try (Connection c = api.store().write()) {
+      for (String table : TEXT_TABLES) {
+        long tuples = new Sql("SELECT count(*) FROM generate_series(0, pg_relation_size('" + table + "') / 8192 - 1) b, "
+            + "heap_page_items(get_raw_page('" + table + "', b::int)) h WHERE position(convert_to(?, 'UTF8') in h.t_data) > 0",
+            word).count(c);
+        if (tuples > 0) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Waits (up to 20 s: the server merges deleted documents away after applying the delete) until no index file holds a word. */
+  private static void awaitGoneFromIndex(List<String> words) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    List<String> left;
+    do {
+      left = new ArrayList<>();
+      for (String word : words) if (inFiles(indexRoot(), word)) left.add(word);
+      if (!left.isEmpty()) Thread.sleep(50);
+    } while (!left.isEmpty() && System.nanoTime() < deadline);
+    assertEquals(List.of(), left, "words still in the index files under " + indexRoot());
+  }
+
+  /** True when any file under {@code root} holds the word's bytes. */
+  static boolean inFiles(Path root, String word) throws IOException {
+    while (true) {
+      try (var files = Files.walk(root)) {
+        for (Path p : files.filter(Files::isRegularFile).toList()) if (inFile(p, word)) return true;
+        return false;
+      } catch (java.io.UncheckedIOException fileWentWhileListing) {
+        // the server deleted merged-away files meanwhile: look again
+      }
+    }
+  }
+
+  private static boolean inFile(Path file, String word) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return false; // deleted while we looked (a merged-away segment, an emptied WAL)
+    }
+    byte[] w = word.getBytes(StandardCharsets.UTF_8);
+    outer:
+    for (int i = 0; i + w.length <= bytes.length; i++) {
+      for (int j = 0; j < w.length; j++) if (bytes[i + j] != w[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+}
