@@ -176,13 +176,7 @@ public final class Importer {
     String mark;
     Dialect dialect = store.dialect();
     try (Connection c = store.write()) {
-      if (dialect == Dialect.SQLITE) {
-        // Tasks and participants are keyed by random UUIDs, so index pages are touched all over
-        // the file: a large page cache for this one connection keeps them from being re-read.
-        try (var st = c.createStatement()) {
-          st.execute("PRAGMA cache_size = -262144"); // KiB: 256 MB
-        }
-      }
+      dialect.prepareForImport(c);
       c.setAutoCommit(false);
       try (RecordWriter w = new RecordWriter(c)) {
         dialect.lockForWriting(c);
@@ -196,18 +190,21 @@ public final class Importer {
               case "user" -> { w.user(n); counts[2]++; }
               case "company" -> { w.company(n); counts[3]++; }
               case "delete" -> { w.delete(n); counts[6]++; }
-              default -> { counts[5] += w.meeting(n); counts[4]++; }
+              default -> { counts[5] += w.meeting(n, file, lineNo); counts[4]++; }
             }
           } catch (SQLException e) {
             // A full disk or an I/O error is not the line's fault: report it as it is.
             if (!dialect.isConstraintViolation(e)) throw e;
-            // A clash with rows already in the database (e.g. a task id that belongs to
-            // another meeting); the transaction is rolled back below.
-            throw new Refused(List.of(new LineError(file, lineNo, null,
-                "conflicts with the database: " + conflictReason(dialect, e))), 1);
+            throw conflict(dialect, file, lineNo, e);
+          } catch (RecordWriter.Conflict e) {
+            throw conflict(dialect, e.file, e.line, e.sqlCause());
           }
         });
-        w.finish(keepHistory);
+        try {
+          w.finish(keepHistory);
+        } catch (RecordWriter.Conflict e) {
+          throw conflict(dialect, e.file, e.line, e.sqlCause());
+        }
         deletions = w.deletions();
         mark = deletions > 0 ? dialect.erasureMark(c) : null;
         c.commit();
@@ -232,8 +229,13 @@ public final class Importer {
     }
   }
 
-  private static String conflictReason(Dialect dialect, SQLException e) {
-    return dialect.isDuplicate(e) ? "an id in this line is already used by another record" : "the line could not be stored";
+  /**
+   * A line that clashes with rows already in the database (e.g. a task id that belongs to another
+   * meeting): the whole file is refused, and the transaction rolled back by the caller.
+   */
+  private static Refused conflict(Dialect dialect, String file, long line, SQLException e) {
+    String reason = dialect.isDuplicate(e) ? "an id in this line is already used by another record" : "the line could not be stored";
+    return new Refused(List.of(new LineError(file, line, null, "conflicts with the database: " + reason)), 1);
   }
 
   // ---------------------------------------------------------------- reading

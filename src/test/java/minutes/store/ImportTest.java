@@ -160,6 +160,56 @@ class ImportTest {
     assertEquals(meetingsBefore, count("SELECT count(*) FROM meeting"), "replaced, not added");
   }
 
+  /**
+   * New meetings are written in groups (RecordWriter); a clash with the database is still
+   * reported at its own line, wherever it falls in a group, and nothing of the file lands.
+   */
+  @Test
+  void aClashWithTheDatabaseNamesItsLineInAnyGroup() throws Exception {
+    importFiles(fixtures);
+    String before = content();
+    String takenTaskId;
+    try (Connection c = db.write()) {
+      takenTaskId = new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
+    }
+    String m1 = Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
+    int total = RecordWriter.GROUP_MEETINGS * 2 + 3;
+    for (int clashAt : List.of(1, 4, RecordWriter.GROUP_MEETINGS, RecordWriter.GROUP_MEETINGS + 7, total)) {
+      List<String> lines = new ArrayList<>();
+      for (int i = 1; i <= total; i++) lines.add(copyWithNewIds(m1, i == clashAt ? takenTaskId : null));
+      Path file = dir.resolve("clash-" + clashAt + ".ndjson");
+      Files.write(file, lines);
+      Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(file));
+      assertEquals(1, refused.errors().size());
+      assertEquals(clashAt, refused.errors().get(0).line(), "clash on line " + clashAt);
+      assertEquals("conflicts with the database: an id in this line is already used by another record",
+          refused.errors().get(0).message());
+      assertEquals(before, content(), "nothing of the file landed");
+    }
+    List<String> clean = new ArrayList<>();
+    for (int i = 0; i < total; i++) clean.add(copyWithNewIds(m1, null));
+    Path file = dir.resolve("clean.ndjson");
+    Files.write(file, clean);
+    assertEquals(total, importFiles(file).meetings());
+    assertEquals(6 + total, count("SELECT count(*) FROM meeting"));
+  }
+
+  /** The meeting line with fresh meeting, minutes and task ids; the first task takes {@code taskId} when given. */
+  private static String copyWithNewIds(String meetingLine, String taskId) throws IOException {
+    var json = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(meetingLine);
+    json.put("id", java.util.UUID.randomUUID().toString());
+    boolean first = true;
+    for (var p : json.withArray("protocols")) {
+      ((com.fasterxml.jackson.databind.node.ObjectNode) p).put("id", java.util.UUID.randomUUID().toString());
+      for (var t : p.withArray("action_items")) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) t).put("id",
+            first && taskId != null ? taskId : java.util.UUID.randomUUID().toString());
+        first = false;
+      }
+    }
+    return minutes.http.Json.MAPPER.writeValueAsString(json);
+  }
+
   private long count(String sql) throws SQLException {
     try (Connection c = db.write(); ResultSet rs = c.createStatement().executeQuery(sql)) {
       assertTrue(rs.next());
