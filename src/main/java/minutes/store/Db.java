@@ -80,14 +80,21 @@ public final class Db implements AutoCloseable {
     return limit.limit(requestPool.getConnection());
   }
 
+  /** Databases (by URL) seen with change_log: no migration drops it, so one look is enough. */
+  private static final java.util.Set<String> WITH_CHANGE_LOG = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
   public static java.util.Optional<Long> knownDataVersion(Connection c) throws SQLException {
+    String database = c.getMetaData().getURL();
+    if (WITH_CHANGE_LOG.contains(database)) return java.util.Optional.of(dataVersion(c));
     // A failed statement ends a PostgreSQL transaction: try it inside a savepoint there, so
-    // that the request's transaction goes on (SQLite's goes on by itself).
+    // that the request's transaction goes on (SQLite's goes on by itself). Two round trips
+    // more per request, hence only until change_log has been seen.
     java.sql.Savepoint before = Dialect.of(c) == Dialect.POSTGRES && !c.getAutoCommit() ? c.setSavepoint() : null;
     try {
       java.util.Optional<Long> version = java.util.Optional.of(dataVersion(c));
       if (before != null) c.releaseSavepoint(before);
+      WITH_CHANGE_LOG.add(database);
       return version;
     } catch (SQLException noChangeLogYet) {
       if (before != null) c.rollback(before);
