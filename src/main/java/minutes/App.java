@@ -123,7 +123,8 @@ public final class App implements AutoCloseable {
       }
     };
     // Before the dispatch to a worker: a request waiting for its turn holds no thread.
-    LoadShedding shedding = new LoadShedding(config.limits().maxInFlight(), config.limits().maxQueued(), api);
+    LoadShedding shedding = new LoadShedding(config.limits().maxInFlight(), config.limits().maxQueued(),
+        config.limits().maxQueueWaitMs(), api);
     metrics.watch(shedding);
     // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()

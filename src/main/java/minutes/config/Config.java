@@ -63,6 +63,10 @@ public record Config(
     HTTP_MAX_IN_FLIGHT("http.max_in_flight", "MINUTES_HTTP_MAX_IN_FLIGHT",
         Integer.toString(2 * Runtime.getRuntime().availableProcessors())),
     HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "16"),
+    // A request that could not start within this is refused rather than answered late: under
+    // 64 clients, an import and a reindex, waiting in the queue was most of the accepted
+    // requests' latency (docs/RELIABILITY.md, "Overload").
+    HTTP_MAX_QUEUE_WAIT_MS("http.max_queue_wait_ms", "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", "50"),
     // 25 times the slowest request statement measured at 20,000 meetings (customers, 0.2 s), and
     // well under the time clients and proxies wait (30-60 s), so they get a clear 503 instead.
     DB_STATEMENT_TIMEOUT_MS("db.statement_timeout_ms", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "5000"),
@@ -120,6 +124,7 @@ public record Config(
             intValue(Key.HTTP_MAX_IN_FLIGHT, props, env, 1, 1024),
             // At least 1: Undertow's RequestLimit reads a queue size of 0 as "unbounded".
             intValue(Key.HTTP_MAX_QUEUED, props, env, 1, 100_000),
+            intValue(Key.HTTP_MAX_QUEUE_WAIT_MS, props, env, 0, 600_000),
             intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
         intValue(Key.SEARCH_TIMEOUT_MS, props, env, 1, 600_000),
         origins(Key.MCP_ALLOWED_ORIGINS, props, env),
@@ -132,10 +137,11 @@ public record Config(
    * at once and waiting to start (beyond both: 503 at once), and the time one database statement
    * of a request may run (0: no limit).
    */
-  public record Limits(int rateLimitPerMinute, int maxInFlight, int maxQueued, int statementTimeoutMs) {
+  public record Limits(int rateLimitPerMinute, int maxInFlight, int maxQueued, int maxQueueWaitMs,
+      int statementTimeoutMs) {
     public static final Limits DEFAULTS = new Limits(Integer.parseInt(Key.HTTP_RATE_LIMIT_PER_MINUTE.defaultValue),
         Integer.parseInt(Key.HTTP_MAX_IN_FLIGHT.defaultValue), Integer.parseInt(Key.HTTP_MAX_QUEUED.defaultValue),
-        Integer.parseInt(Key.DB_STATEMENT_TIMEOUT_MS.defaultValue));
+        Integer.parseInt(Key.HTTP_MAX_QUEUE_WAIT_MS.defaultValue), Integer.parseInt(Key.DB_STATEMENT_TIMEOUT_MS.defaultValue));
   }
 
   /** The settings in force, for the start-up log line (nothing here is secret). */
@@ -146,7 +152,8 @@ public record Config(
         + " metrics.require_key=" + metricsRequireKey + " http.cache_control=\"" + cacheControl + "\""
         + " log.query_text=" + logQueryText + " http.shutdown_seconds=" + shutdownSeconds
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
-        + " http.max_queued=" + limits.maxQueued() + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
+        + " http.max_queued=" + limits.maxQueued() + " http.max_queue_wait_ms=" + limits.maxQueueWaitMs()
+        + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
         + " search.timeout_ms=" + searchTimeoutMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
         + " changes.retention_days=" + changesRetentionDays
         + " config=" + (source == null ? "(defaults and environment)" : source);

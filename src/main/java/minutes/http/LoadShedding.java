@@ -3,6 +3,7 @@ package minutes.http;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.RequestLimit;
+import io.undertow.util.AttachmentKey;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * requests are answered at once and at most {@code http.max_queued} wait for their turn, without
  * holding a thread; a request beyond both is answered 503 {@code unavailable} with
  * {@code Retry-After} at once, so that the requests taken on keep their latency instead of all
- * waiting longer. {@code /healthz} and {@code /metrics} are never shed or queued: they must tell
+ * waiting longer. A queued request that could not start within {@code http.max_queue_wait_ms}
+ * (0: no limit) is answered the same 503 when its turn comes: the queue's length alone does
+ * not bound the wait while other work (an import, a reindex) slows every request down. {@code /healthz} and {@code /metrics} are never shed or queued: they must tell
  * an operator what is going on precisely when the server is overloaded.
  *
  * <p>The queue is Undertow's {@link RequestLimit}; this class adds the exemptions, the error
@@ -28,12 +31,18 @@ public final class LoadShedding implements HttpHandler {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicLong shed = new AtomicLong();
+  private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
 
-  public LoadShedding(int maxInFlight, int maxQueued, HttpHandler next) {
+  public LoadShedding(int maxInFlight, int maxQueued, int maxQueueWaitMs, HttpHandler next) {
     this.next = next;
     this.limit = new RequestLimit(maxInFlight, maxQueued);
+    long maxWaitNanos = maxQueueWaitMs == 0 ? Long.MAX_VALUE : maxQueueWaitMs * 1_000_000L;
     this.started = ex -> {
       queued.decrementAndGet();
+      if (System.nanoTime() - ex.getAttachment(ARRIVED) > maxWaitNanos) {
+        refuse(ex); // its slot goes to the next request when this answer completes
+        return;
+      }
       inFlight.incrementAndGet();
       ex.addExchangeCompleteListener((done, nextListener) -> {
         inFlight.decrementAndGet();
@@ -43,10 +52,14 @@ public final class LoadShedding implements HttpHandler {
     };
     limit.setFailureHandler(ex -> {
       queued.decrementAndGet();
-      shed.incrementAndGet();
-      ErrorMapper.send(ex, ApiError.unavailable(RETRY_AFTER_SECONDS,
-          "the server is busy (too many requests at once); try again in a moment"));
+      refuse(ex);
     });
+  }
+
+  private void refuse(HttpServerExchange ex) {
+    shed.incrementAndGet();
+    ErrorMapper.send(ex, ApiError.unavailable(RETRY_AFTER_SECONDS,
+        "the server is busy (too many requests at once); try again in a moment"));
   }
 
   @Override
@@ -55,6 +68,7 @@ public final class LoadShedding implements HttpHandler {
       next.handleRequest(ex);
       return;
     }
+    ex.putAttachment(ARRIVED, System.nanoTime());
     queued.incrementAndGet(); // counted from arrival; it leaves the count when it starts or is shed
     limit.handleRequest(ex, started);
   }

@@ -31,18 +31,18 @@ class ConfigTest {
     assertEquals(10, c.shutdownSeconds());
     assertEquals(2000, c.searchTimeoutMs());
     assertEquals("127.0.0.1", c.httpHost());
-    assertEquals(new Config.Limits(3000, 2 * Runtime.getRuntime().availableProcessors(), 16, 5000), c.limits());
+    assertEquals(new Config.Limits(3000, 2 * Runtime.getRuntime().availableProcessors(), 16, 50, 5000), c.limits());
   }
 
   @Test
   void overloadLimitsFromFileAndEnvironment() throws Exception {
-    Path f = file("http.rate_limit_per_minute=600\nhttp.max_in_flight=3\nhttp.max_queued=7\ndb.statement_timeout_ms=250\n");
-    assertEquals(new Config.Limits(600, 3, 7, 250), Config.load(f, Map.of()).limits());
+    Path f = file("http.rate_limit_per_minute=600\nhttp.max_in_flight=3\nhttp.max_queued=7\nhttp.max_queue_wait_ms=20\ndb.statement_timeout_ms=250\n");
+    assertEquals(new Config.Limits(600, 3, 7, 20, 250), Config.load(f, Map.of()).limits());
     Config fromEnv = Config.load(f, Map.of("MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "0", "MINUTES_HTTP_MAX_IN_FLIGHT", "1",
-        "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "0"));
-    assertEquals(new Config.Limits(0, 1, 1, 0), fromEnv.limits());
+        "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", "0", "MINUTES_DB_STATEMENT_TIMEOUT_MS", "0"));
+    assertEquals(new Config.Limits(0, 1, 1, 0, 0), fromEnv.limits());
     assertTrue(fromEnv.summary().contains("http.rate_limit_per_minute=0 http.max_in_flight=1 http.max_queued=1 "
-        + "db.statement_timeout_ms=0"), fromEnv.summary());
+        + "http.max_queue_wait_ms=0 db.statement_timeout_ms=0"), fromEnv.summary());
     // Undertow reads a queue of 0 as unbounded, so 0 is refused rather than silently meaning "no limit".
     var e = assertThrows(Config.ConfigException.class, () -> Config.load(file(""), Map.of("MINUTES_HTTP_MAX_QUEUED", "0")));
     assertTrue(e.getMessage().contains("http.max_queued (MINUTES_HTTP_MAX_QUEUED) must be an integer from 1"), e.getMessage());

@@ -19,14 +19,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Load shedding over the real server, with one request in flight and one waiting allowed: a
  * third is answered 503 at once (never queued), /healthz and /metrics still answer, the waiting
- * one is answered once the first is done, and /metrics counts it all.
+ * one is answered once the first is done, or 503 when its turn comes past the wait limit, and
+ * /metrics counts it all.
  *
  * <p>A request stays in flight, deterministically, while its body has not all arrived: the API
  * answers without reading it, but the exchange completes only when the body is in.
  */
 class LoadSheddingTest {
   @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson",
-      Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1"));
+      Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", "3000"));
 
   private static double metric(String series) {
     String body = api.get("/metrics", null).body();
@@ -93,5 +94,25 @@ class LoadSheddingTest {
     awaitMetric("minutes_http_in_flight", 0);
     awaitMetric("minutes_http_queued", 0);
     assertEquals(200, api.get("/api/v1/meetings", ALL).status());
+  }
+
+  @Test
+  void aRequestWhoseTurnComesAfterTheQueueWaitLimitIs503() throws Exception {
+    double shedBefore = metric("minutes_http_shed_total");
+    try (Socket first = open(request("Content-Length: 5\r\n"))) {
+      assertEquals(200, status(first));
+      awaitMetric("minutes_http_in_flight", 1);
+      try (Socket second = open(request(""))) {
+        awaitMetric("minutes_http_queued", 1);
+        Thread.sleep(3500); // past MINUTES_HTTP_MAX_QUEUE_WAIT_MS, which the other test stays well within
+        first.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+        first.getOutputStream().flush();
+        assertEquals(503, status(second), "its turn came too late: refused, not answered late");
+      }
+    }
+    assertEquals(shedBefore + 1, metric("minutes_http_shed_total"));
+    awaitMetric("minutes_http_in_flight", 0);
+    awaitMetric("minutes_http_queued", 0);
+    assertEquals(200, api.get("/api/v1/meetings", ALL).status(), "a request that starts at once is answered");
   }
 }
