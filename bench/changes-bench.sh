@@ -113,7 +113,7 @@ bench_store() {
   "${RUN[@]}" reindex | grep "^reindexed" >&2
   # As after any bulk load (docs/CLUSTER.md): else autovacuum visits the tables during the feed
   # scenarios, and their p99 measures it.
-  [ "$store" = postgresql ] && pg_psql "$PG_DIR" -d minutes -c "VACUUM (ANALYZE)"
+  if [ "$store" = postgresql ]; then pg_psql "$PG_DIR" -d minutes -c "VACUUM (ANALYZE)"; fi
   key=$("${RUN[@]}" keys create --workspace "$WS" --scopes meetings:read | tail -1)
   pkey=$("${RUN[@]}" keys create --workspace "$WS" --user "$USER_EMAIL" --scopes meetings:read | tail -1)
   start_server "$store"
