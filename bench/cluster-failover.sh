@@ -24,7 +24,7 @@ CLUSTER=$!
 RESTARTED=""
 cleanup() {
   [ -z "$RESTARTED" ] || { kill "$RESTARTED" 2>/dev/null; wait "$RESTARTED" 2>/dev/null || true; }
-  kill -INT "$CLUSTER" 2>/dev/null || true
+  kill -TERM "$CLUSTER" 2>/dev/null || true  # a background job of a script ignores SIGINT
   wait "$CLUSTER" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -39,7 +39,7 @@ if [ -n "${BENCH_IMPORT:-}" ]; then
   # Both nodes follow the import; wait until each has caught up (no pending change_log entries).
   for node in 1 2; do
     for _ in $(seq 1 1200); do
-      lag=$(curl -fs "http://127.0.0.1:$((PORT + node))/metrics" | awk '/^minutes_search_index_lag_entries /{print $2}')
+      lag=$(curl -fs "http://127.0.0.1:$((PORT + node))/metrics" | awk '/^minutes_index_lag_entries /{print $2}')
       [ "${lag:-1}" = "0.0" ] && break
       sleep 0.5
     done

@@ -196,13 +196,13 @@ public final class Importer {
             // A full disk or an I/O error is not the line's fault: report it as it is.
             if (!dialect.isConstraintViolation(e)) throw e;
             throw conflict(dialect, file, lineNo, e);
-          } catch (RecordWriter.Conflict e) {
+          } catch (MeetingGroup.Conflict e) {
             throw conflict(dialect, e.file, e.line, e.sqlCause());
           }
         });
         try {
           w.finish(keepHistory);
-        } catch (RecordWriter.Conflict e) {
+        } catch (MeetingGroup.Conflict e) {
           throw conflict(dialect, e.file, e.line, e.sqlCause());
         }
         deletions = w.deletions();

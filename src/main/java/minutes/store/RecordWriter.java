@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,55 +19,24 @@ import java.util.Set;
 
 /**
  * The second pass of an import: writes checked lines through prepared statements reused for
- * every line, inside the caller's transaction, in file order. Meeting lines that add a meeting
- * wait in a group of up to {@link #GROUP_MEETINGS} whose rows go out as one batch per table (on
- * PostgreSQL each becomes multi-row INSERTs): a round trip per table and group instead of per
- * table and meeting, which made PostgreSQL's import half as fast. Any other line, and a meeting
- * that replaces one already stored, first writes the group out, so the database changes in file
- * order. A group that clashes with the database is rolled back to its savepoint and written again
- * line by line, so a {@link Conflict} still names the line at fault. Every meeting it changes
- * goes to {@link ChangeHistory}, written by {@link #finish}. Not thread-safe.
+ * every line, inside the caller's transaction, with the effect of writing them one by one in file
+ * order. Meeting lines wait in a {@link MeetingGroup} that writes many at once; any other line
+ * writes the group out first. Every meeting it changes goes to {@link ChangeHistory}, written by
+ * {@link #finish}. Not thread-safe.
  */
 final class RecordWriter implements AutoCloseable {
-  /** Meetings, and their child rows, written together: both bound the group's memory. */
-  static final int GROUP_MEETINGS = 64, GROUP_ROWS = 4000;
-
-  /** A meeting line's rows clash with rows already in the database. */
-  static final class Conflict extends Exception {
-    final String file;
-    final long line;
-
-    Conflict(String file, long line, SQLException cause) {
-      super(cause.getMessage(), cause, false, false);
-      this.file = file;
-      this.line = line;
-    }
-
-    SQLException sqlCause() {
-      return (SQLException) getCause();
-    }
-  }
-
-  /** A meeting line bound into the group's batches, kept to bind it again alone after a clash. */
-  private record Pending(String file, long line, JsonNode n) {}
-
   private final Connection c;
-  private final Dialect dialect;
-  private final List<Pending> group = new ArrayList<>();
-  private int groupRows;
+  private final MeetingGroup group;
   private final Map<String, Long> workspaceIds = new HashMap<>();
   private final PreparedStatement upsertWorkspace, deleteWorkspaceDomains, insertWorkspaceDomain, upsertUser,
       upsertCompany, deleteCompanyDomains, insertCompanyDomain, deleteMeeting, insertMeeting, insertViewer,
       insertParticipant, insertProtocol, insertTask, insertSegment;
-  /** A group's batches, in the order their foreign keys need: meetings first, protocols before their tasks. */
-  private final List<PreparedStatement> batches;
   private final ChangeHistory changes;
   /** Delete lines that removed something: the import then erases (Dialect#eraseDeleted). */
   private long deletions;
 
   RecordWriter(Connection c) throws SQLException {
     this.c = c;
-    this.dialect = Dialect.of(c);
     upsertWorkspace = c.prepareStatement(
         "INSERT INTO workspace(slug, name) VALUES (?, ?) ON CONFLICT(slug) DO UPDATE SET name = excluded.name");
     deleteWorkspaceDomains = c.prepareStatement("DELETE FROM workspace_domain WHERE workspace_id = ?");
@@ -103,12 +71,14 @@ final class RecordWriter implements AutoCloseable {
     insertSegment = c.prepareStatement("""
         INSERT INTO transcript_segment(meeting_id, idx, speaker_name, speaker_email, start_ms, end_ms, text)
         VALUES (?, ?, ?, ?, ?, ?, ?)""");
-    batches = List.of(insertMeeting, insertViewer, insertParticipant, insertProtocol, insertTask, insertSegment);
+    // In the order the foreign keys need: meetings first, minutes before their tasks.
+    group = new MeetingGroup(c, deleteMeeting,
+        List.of(insertMeeting, insertViewer, insertParticipant, insertProtocol, insertTask, insertSegment), this::bind);
     changes = new ChangeHistory(c);
   }
 
-  void workspace(JsonNode n) throws SQLException, Conflict {
-    flush();
+  void workspace(JsonNode n) throws SQLException, MeetingGroup.Conflict {
+    group.flush();
     String slug = n.get("slug").asText();
     exec(upsertWorkspace, slug, n.get("name").asText());
     long id = workspaceId(slug);
@@ -116,13 +86,13 @@ final class RecordWriter implements AutoCloseable {
     for (JsonNode d : n.path("domains")) exec(insertWorkspaceDomain, id, d.asText().toLowerCase(Locale.ROOT));
   }
 
-  void user(JsonNode n) throws SQLException, Conflict {
-    flush();
+  void user(JsonNode n) throws SQLException, MeetingGroup.Conflict {
+    group.flush();
     exec(upsertUser, workspaceId(n.get("workspace").asText()), Emails.key(n.get("email").asText()), textOrNull(n, "name"));
   }
 
-  void company(JsonNode n) throws SQLException, Conflict {
-    flush();
+  void company(JsonNode n) throws SQLException, MeetingGroup.Conflict {
+    group.flush();
     String id = Ids.canonical(n.get("id").asText());
     exec(upsertCompany, id, workspaceId(n.get("workspace").asText()), n.get("name").asText());
     exec(deleteCompanyDomains, id);
@@ -130,24 +100,20 @@ final class RecordWriter implements AutoCloseable {
   }
 
   /**
-   * Replaces the meeting whole, or adds it to the group; returns the number of tasks written. A
-   * clash of a line written earlier in the group surfaces here or at the next write as a {@link
-   * Conflict} naming that line.
+   * Replaces the meeting whole (in the group: a clash of an earlier line of the group may surface
+   * here); returns the number of tasks the line holds.
    */
-  long meeting(JsonNode n, String file, long line) throws SQLException, Conflict {
+  long meeting(JsonNode n, String file, long line) throws SQLException, MeetingGroup.Conflict {
     String id = Ids.canonical(n.get("id").asText());
     changes.touching(id);
-    if (changes.stored(id)) {
-      flush(); // the rows it replaces may be in the group
-      exec(deleteMeeting, id); // cascades to participants, viewers, minutes, tasks, transcript
-    }
-    long tasks = bind(n, id);
-    group.add(new Pending(file, line, n));
-    if (group.size() >= GROUP_MEETINGS || groupRows >= GROUP_ROWS) flush();
+    group.add(file, line, id, changes.stored(id), n);
+    long tasks = 0;
+    for (JsonNode p : n.path("protocols")) tasks += p.path("action_items").size();
     return tasks;
   }
 
-  private long bind(JsonNode n, String id) throws SQLException {
+  /** Binds the line's rows into the group's insert batches; returns how many. */
+  private int bind(JsonNode n, String id) throws SQLException {
     long workspaceId = workspaceId(n.get("workspace").asText());
     String startsAt = dateTime(n, "starts_at");
     String createdAt = dateTime(n, "created_at");
@@ -195,51 +161,17 @@ final class RecordWriter implements AutoCloseable {
           s.get("start_ms").asLong(), s.hasNonNull("end_ms") ? s.get("end_ms").asLong() : null,
           s.get("text").asText());
     }
-    groupRows += viewers.size() + position + index + (int) tasks + idx;
     changes.written(id, workspaceId, viewers);
-    return tasks;
+    return 1 + viewers.size() + position + index + (int) tasks + idx;
   }
 
-
-  /**
-   * Writes the group out, under a savepoint: a clash rolls the group back and writes its lines
-   * again one at a time, so that the first line at fault is named, as if each had been written
-   * alone (inserts of new rows clash or not whatever their order).
-   */
-  private void flush() throws SQLException, Conflict {
-    if (group.isEmpty()) return;
-    try {
-      Savepoint before = c.setSavepoint();
-      try {
-        for (PreparedStatement ps : batches) ps.executeBatch();
-        c.releaseSavepoint(before);
-        return;
-      } catch (SQLException e) {
-        if (!dialect.isConstraintViolation(e)) throw e;
-        c.rollback(before);
-        for (PreparedStatement ps : batches) ps.clearBatch();
-      }
-      for (Pending p : group) {
-        bind(p.n, Ids.canonical(p.n.get("id").asText()));
-        try {
-          for (PreparedStatement ps : batches) ps.executeBatch();
-        } catch (SQLException e) {
-          if (!dialect.isConstraintViolation(e)) throw e;
-          throw new Conflict(p.file, p.line, e);
-        }
-      }
-    } finally {
-      group.clear();
-      groupRows = 0;
-    }
-  }
 
   /**
    * A delete line (decisions.md "Deleting data"), scoped to its workspace: a meeting or company
    * of another workspace, or anything that does not exist, is left alone (replays are safe).
    */
-  void delete(JsonNode n) throws SQLException, Conflict {
-    flush();
+  void delete(JsonNode n) throws SQLException, MeetingGroup.Conflict {
+    group.flush();
     String slug = n.get("workspace").asText();
     Optional<Long> found = knownWorkspace(slug);
     if (found.isEmpty()) return;
@@ -305,8 +237,8 @@ final class RecordWriter implements AutoCloseable {
    * Ends the import's writing: the changes of every meeting it touched, stamped with one time,
    * and the pruning of history older than {@code keep}.
    */
-  void finish(Duration keep) throws SQLException, Conflict {
-    flush();
+  void finish(Duration keep) throws SQLException, MeetingGroup.Conflict {
+    group.flush();
     changes.write(Instant.now(), keep);
   }
 

@@ -173,8 +173,8 @@ class ImportTest {
       takenTaskId = new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
     }
     String m1 = Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
-    int total = RecordWriter.GROUP_MEETINGS * 2 + 3;
-    for (int clashAt : List.of(1, 4, RecordWriter.GROUP_MEETINGS, RecordWriter.GROUP_MEETINGS + 7, total)) {
+    int total = MeetingGroup.MAX_MEETINGS * 2 + 3;
+    for (int clashAt : List.of(1, 4, MeetingGroup.MAX_MEETINGS, MeetingGroup.MAX_MEETINGS + 7, total)) {
       List<String> lines = new ArrayList<>();
       for (int i = 1; i <= total; i++) lines.add(copyWithNewIds(m1, i == clashAt ? takenTaskId : null));
       Path file = dir.resolve("clash-" + clashAt + ".ndjson");
@@ -192,6 +192,38 @@ class ImportTest {
     Files.write(file, clean);
     assertEquals(total, importFiles(file).meetings());
     assertEquals(6 + total, count("SELECT count(*) FROM meeting"));
+  }
+
+  /**
+   * Written one by one, a line that takes a task id a later line frees clashes; a group that
+   * deleted the replaced meetings first would let it pass. It is refused as before grouping; the
+   * other order (freed first, then taken) imports.
+   */
+  @Test
+  void aLineTakingATaskALaterLineFreesIsRefusedAsWrittenOneByOne() throws Exception {
+    importFiles(fixtures);
+    String before = content();
+    String takenTaskId;
+    try (Connection c = db.write()) {
+      takenTaskId = new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
+    }
+    String m1 = Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
+    var freed = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(m1);
+    for (var p : freed.withArray("protocols")) ((com.fasterxml.jackson.databind.node.ObjectNode) p).putArray("action_items");
+    String freeing = minutes.http.Json.MAPPER.writeValueAsString(freed), taking = copyWithNewIds(m1, takenTaskId);
+
+    Path takeFirst = dir.resolve("take-first.ndjson");
+    Files.write(takeFirst, List.of(taking, freeing));
+    Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(takeFirst));
+    assertEquals(1, refused.errors().get(0).line());
+    assertEquals(before, content());
+
+    Path freeFirst = dir.resolve("free-first.ndjson");
+    Files.write(freeFirst, List.of(freeing, taking));
+    importFiles(freeFirst);
+    assertEquals(7, count("SELECT count(*) FROM meeting"));
+    assertEquals(0, count("SELECT count(*) FROM action_item WHERE meeting_id = '" + minutes.Fixtures.M1 + "'"));
+    assertEquals(1, count("SELECT count(*) FROM action_item WHERE id = '" + takenTaskId + "'"));
   }
 
   /** The meeting line with fresh meeting, minutes and task ids; the first task takes {@code taskId} when given. */
