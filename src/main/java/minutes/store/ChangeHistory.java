@@ -101,6 +101,11 @@ public final class ChangeHistory {
     return !touched.get(id).after.isEmpty();
   }
 
+  /** Whether meeting {@code id}, {@link #touching touched} already, is in workspace {@code workspaceId} at this point of the import. */
+  boolean storedIn(String id, long workspaceId) {
+    return touched.get(id).after.contains(new Audience(workspaceId, WHOLE_WORKSPACE));
+  }
+
   private static void add(Set<Audience> audiences, long workspaceId, String viewer) {
     audiences.add(new Audience(workspaceId, WHOLE_WORKSPACE));
     if (viewer != null) audiences.add(new Audience(workspaceId, viewer));

@@ -187,10 +187,8 @@ final class RecordWriter implements AutoCloseable {
   }
 
   private boolean removeMeeting(String id, long workspace) throws SQLException {
-    if (new Sql("SELECT 1 FROM meeting WHERE id = ? AND workspace_id = ?", id, workspace).one(c, rs -> true).isEmpty()) {
-      return false;
-    }
-    changes.touching(id);
+    changes.touching(id); // what it knows comes from one read for all the file's meetings, not a query per line
+    if (!changes.storedIn(id, workspace)) return false;
     exec(deleteMeeting, id);
     changes.deleted(id);
     return true;
