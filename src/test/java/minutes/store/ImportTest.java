@@ -168,11 +168,8 @@ class ImportTest {
   void aClashWithTheDatabaseNamesItsLineInAnyGroup() throws Exception {
     importFiles(fixtures);
     String before = content();
-    String takenTaskId;
-    try (Connection c = db.write()) {
-      takenTaskId = new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
-    }
-    String m1 = Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
+    String takenTaskId = firstTaskOfM1();
+    String m1 = fixtureLineOfM1();
     int total = MeetingGroup.MAX_MEETINGS * 2 + 3;
     for (int clashAt : List.of(1, 4, MeetingGroup.MAX_MEETINGS, MeetingGroup.MAX_MEETINGS + 7, total)) {
       List<String> lines = new ArrayList<>();
@@ -203,11 +200,8 @@ class ImportTest {
   void aLineTakingATaskALaterLineFreesIsRefusedAsWrittenOneByOne() throws Exception {
     importFiles(fixtures);
     String before = content();
-    String takenTaskId;
-    try (Connection c = db.write()) {
-      takenTaskId = new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
-    }
-    String m1 = Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
+    String takenTaskId = firstTaskOfM1();
+    String m1 = fixtureLineOfM1();
     var freed = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(m1);
     for (var p : freed.withArray("protocols")) ((com.fasterxml.jackson.databind.node.ObjectNode) p).putArray("action_items");
     String freeing = minutes.http.Json.MAPPER.writeValueAsString(freed), taking = copyWithNewIds(m1, takenTaskId);
@@ -224,6 +218,16 @@ class ImportTest {
     assertEquals(7, count("SELECT count(*) FROM meeting"));
     assertEquals(0, count("SELECT count(*) FROM action_item WHERE meeting_id = '" + minutes.Fixtures.M1 + "'"));
     assertEquals(1, count("SELECT count(*) FROM action_item WHERE id = '" + takenTaskId + "'"));
+  }
+
+  private String firstTaskOfM1() throws SQLException {
+    try (Connection c = db.write()) {
+      return new Sql("SELECT id FROM action_item WHERE meeting_id = ?", minutes.Fixtures.M1).list(c, rs -> rs.getString(1)).get(0);
+    }
+  }
+
+  private String fixtureLineOfM1() throws IOException {
+    return Files.readAllLines(fixtures).stream().filter(l -> l.contains(minutes.Fixtures.M1)).findFirst().orElseThrow();
   }
 
   /** The meeting line with fresh meeting, minutes and task ids; the first task takes {@code taskId} when given. */
