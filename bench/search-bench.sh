@@ -5,12 +5,13 @@
 # connections with wrk, and in-process against the same index for the server's overhead.
 # Prints Markdown for docs/BENCHMARKS.md.
 #   bench/search-bench.sh [MEETINGS] [WRK_SECONDS]      (FRESH=1 regenerates the corpus,
-#   SKIP_REINDEX=1 keeps the index, KEEP_QUERIES=1 the query set)
+#   SKIP_REINDEX=1 keeps the index, KEEP_QUERIES=1 the query set, BENCH_OUT=dir another corpus
+#   folder than bench/out/search, as bench/scale-bench.sh uses)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
 WRK_SECONDS=${2:-20}
-OUT=bench/out/search
+OUT=${BENCH_OUT:-bench/out/search}
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y -qq wrk >/dev/null; }
 source bench/transcript-corpus.sh
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
@@ -49,6 +50,8 @@ echo
 # Only wrk's counts: its latency histogram (with a request script) has disagreed with its own request rate.
 echo "wrk, 8 connections, ${WRK_SECONDS}s: $(awk '/Requests\/sec/{print $2}' <<<"$WRK") searches/s,"\
   "mean latency by Little's law $(awk '/Requests\/sec/{printf "%.1f ms", 8000 / $2}' <<<"$WRK"), non-2xx: $(awk '/Non-2xx/{print $5}' <<<"$WRK" | grep . || echo 0)"
+[ ! -f "$OUT/import.txt" ] || echo "import (when the corpus was made): $(cat "$OUT/import.txt")"
 echo "reindex: $REINDEX"
+echo "database $(du -ch "$OUT"/minutes.db* | tail -1 | cut -f1), index $(du -sh "$OUT/index" | cut -f1)"
 echo "server: -Xmx512m -XX:+UseSerialGC; heap used after the load: ${HEAP:-n/a}; RSS $RSS"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); machine: $(nproc) cores, $(free -g | awk '/Mem/{print $2}') GB; load average $(cut -d' ' -f1-3 /proc/loadavg)"

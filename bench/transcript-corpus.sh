@@ -24,7 +24,10 @@ if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then
   echo "generating $MEETINGS meetings..." >&2
   "${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42 --out "$OUT/corpus.ndjson"
   echo "importing (the import also builds the first index)..." >&2
-  "${BUILD[@]}" import "$OUT/corpus.ndjson" | tail -2 >&2
+  # Wall and CPU seconds: the machine may be shared, and MB per CPU-second does not depend on that.
+  /usr/bin/time -f "%U %S" -o "$OUT/import.cpu" "${BUILD[@]}" import "$OUT/corpus.ndjson" | grep "^imported" > "$OUT/import.txt"
+  echo "$(cat "$OUT/import.txt"); CPU $(awk '{printf "%.0f s user+sys", $1 + $2}' "$OUT/import.cpu")" > "$OUT/import.txt"
+  cat "$OUT/import.txt" >&2
   rm -f "$OUT/corpus.ndjson"   # several GB; the database holds it all now
 fi
 SLUG=bench-1
