@@ -35,6 +35,7 @@ import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
+import minutes.search.SearchWarmUp;
 import minutes.store.Db;
 import minutes.store.Store;
 import minutes.store.Totals;
@@ -108,6 +109,8 @@ public final class App implements AutoCloseable {
         .open("/docs/{file}", docs.file());
     mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
     routes.anyMethod(McpEndpoint.PATH, mcp.handler());
+    // Before listening, so that the first clients find the search path compiled.
+    metrics.warmedUp(SearchWarmUp.run(db, search, routes, config.searchWarmupMs()));
     HttpHandler answer = new ErrorMapper(metrics, exchange -> {
       exchange.getResponseHeaders().put(NOSNIFF, "nosniff");
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain

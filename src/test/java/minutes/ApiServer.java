@@ -21,6 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import minutes.config.Config;
 import minutes.keys.Scope;
@@ -96,7 +98,9 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
     testStore = sqlite ? TestStore.createSqlite(dir) : TestStore.create(dir);
     Map<String, String> env = new HashMap<>(Map.of("MINUTES_HTTP_HOST", "127.0.0.1", "MINUTES_HTTP_PORT", "0",
         "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false",
-        "MINUTES_DB_POOL_SIZE", "4"));
+        "MINUTES_DB_POOL_SIZE", "4",
+        // Hundreds of servers start in the suite; WarmUpTest turns it on where it is the subject.
+        "MINUTES_SEARCH_WARMUP_MS", "0"));
     env.putAll(testStore.env());
     env.putAll(settings);
     Path noFile = Files.createFile(dir.resolve("minutes.properties")); // never the working directory's config
@@ -288,6 +292,18 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   /** A received answer. */
+  /** The value of one series in this server's /metrics (asked without a key). */
+  public double metric(String series) {
+    return metric(get("/metrics", null).body(), series);
+  }
+
+  /** The value of one series, e.g. {@code minutes_index_documents}, in a /metrics body. */
+  public static double metric(String metrics, String series) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
+    if (!m.find()) throw new AssertionError("no series " + series + " in:\n" + metrics);
+    return Double.parseDouble(m.group(1));
+  }
+
   public record Response(int status, HttpHeaders headers, String body) {
     public JsonNode json() {
       try {

@@ -28,6 +28,7 @@ public record Config(
     int shutdownSeconds,
     Limits limits,
     int searchTimeoutMs,
+    int searchWarmupMs,
     List<String> mcpAllowedOrigins,
     int changesRetentionDays,
     Path source) {
@@ -56,6 +57,9 @@ public record Config(
     // of a client's usual 5-10 s timeout: only a runaway search reaches it, and it then frees
     // its thread instead of holding it. See docs/OPERATIONS.md, "Search time limit".
     SEARCH_TIMEOUT_MS("search.timeout_ms", "MINUTES_SEARCH_TIMEOUT_MS", "2000"),
+    // Searches the server runs on itself before it listens, so that the first clients' searches
+    // do not wait for the JIT (docs/BENCHMARKS.md, "Cold start"); 0 turns the warm-up off.
+    SEARCH_WARMUP_MS("search.warmup_ms", "MINUTES_SEARCH_WARMUP_MS", "2000"),
     // decisions.md "Rate limits and overload": 50 a second per key on average.
     HTTP_RATE_LIMIT_PER_MINUTE("http.rate_limit_per_minute", "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "3000"),
     // Two per core: a request is CPU work (SQLite and Lucene read from memory), and more at once
@@ -127,6 +131,7 @@ public record Config(
             intValue(Key.HTTP_MAX_QUEUE_WAIT_MS, props, env, 0, 600_000),
             intValue(Key.DB_STATEMENT_TIMEOUT_MS, props, env, 0, 3_600_000)),
         intValue(Key.SEARCH_TIMEOUT_MS, props, env, 1, 600_000),
+        intValue(Key.SEARCH_WARMUP_MS, props, env, 0, 600_000),
         origins(Key.MCP_ALLOWED_ORIGINS, props, env),
         intValue(Key.CHANGES_RETENTION_DAYS, props, env, 1, 36_500),
         used);
@@ -154,7 +159,7 @@ public record Config(
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " http.max_queue_wait_ms=" + limits.maxQueueWaitMs()
         + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
-        + " search.timeout_ms=" + searchTimeoutMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
+        + " search.timeout_ms=" + searchTimeoutMs + " search.warmup_ms=" + searchWarmupMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
         + " changes.retention_days=" + changesRetentionDays
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }

@@ -102,6 +102,12 @@ public final class Metrics {
         .register(registry);
   }
 
+  /** Records how many searches the start-up warm-up ran (0 when it was off or had nothing to search). */
+  public void warmedUp(int searches) {
+    Gauge.builder("minutes.search.warmup.searches", () -> searches)
+        .description("Searches the server ran on itself at start, before listening (search.warmup_ms)").register(registry);
+  }
+
   /** Counts a request stopped by a time limit; {@code kind} says which ("db" or "search"). */
   public void timedOut(String kind) {
     timeouts(kind).increment();

@@ -30,6 +30,7 @@ class ConfigTest {
     assertFalse(c.logQueryText());
     assertEquals(10, c.shutdownSeconds());
     assertEquals(2000, c.searchTimeoutMs());
+    assertEquals(2000, c.searchWarmupMs());
     assertEquals("127.0.0.1", c.httpHost());
     assertEquals(new Config.Limits(3000, 2 * Runtime.getRuntime().availableProcessors(), 16, 50, 5000), c.limits());
   }

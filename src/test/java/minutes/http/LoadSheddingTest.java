@@ -29,17 +29,11 @@ class LoadSheddingTest {
   @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson",
       Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", "3000"));
 
-  private static double metric(String series) {
-    String body = api.get("/metrics", null).body();
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(body);
-    assertTrue(m.find(), "no " + series + " in:\n" + body);
-    return Double.parseDouble(m.group(1));
-  }
 
   /** Polls /metrics (which is never shed) until the series has the value; bounded. */
   private static void awaitMetric(String series, double value) throws InterruptedException {
-    for (int i = 0; i < 500 && metric(series) != value; i++) Thread.sleep(10);
-    assertEquals(value, metric(series), series);
+    for (int i = 0; i < 500 && api.metric(series) != value; i++) Thread.sleep(10);
+    assertEquals(value, api.metric(series), series);
   }
 
   private static Socket open(String request) throws IOException {
@@ -71,7 +65,7 @@ class LoadSheddingTest {
 
   @Test
   void beyondInFlightAndQueuedIs503AtOnceWhileHealthAndMetricsAnswer() throws Exception {
-    double shedBefore = metric("minutes_http_shed_total");
+    double shedBefore = api.metric("minutes_http_shed_total");
     try (Socket first = open(request("Content-Length: 5\r\n"))) {
       assertEquals(200, status(first)); // answered, but in flight until its body is in
       awaitMetric("minutes_http_in_flight", 1);
@@ -84,7 +78,7 @@ class LoadSheddingTest {
         ApiServer.Response unkeyed = api.get("/api/v1/openapi.json", null);
         assertEquals(503, unkeyed.status(), "everything but /healthz and /metrics is shed");
         assertEquals(200, api.get("/healthz", null).status());
-        assertEquals(shedBefore + 2, metric("minutes_http_shed_total"));
+        assertEquals(shedBefore + 2, api.metric("minutes_http_shed_total"));
 
         first.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
         first.getOutputStream().flush();
@@ -98,7 +92,7 @@ class LoadSheddingTest {
 
   @Test
   void aRequestWhoseTurnComesAfterTheQueueWaitLimitIs503() throws Exception {
-    double shedBefore = metric("minutes_http_shed_total");
+    double shedBefore = api.metric("minutes_http_shed_total");
     try (Socket first = open(request("Content-Length: 5\r\n"))) {
       assertEquals(200, status(first));
       awaitMetric("minutes_http_in_flight", 1);
@@ -110,7 +104,7 @@ class LoadSheddingTest {
         assertEquals(503, status(second), "its turn came too late: refused, not answered late");
       }
     }
-    assertEquals(shedBefore + 1, metric("minutes_http_shed_total"));
+    assertEquals(shedBefore + 1, api.metric("minutes_http_shed_total"));
     awaitMetric("minutes_http_in_flight", 0);
     awaitMetric("minutes_http_queued", 0);
     assertEquals(200, api.get("/api/v1/meetings", ALL).status(), "a request that starts at once is answered");

@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
@@ -23,12 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MetricsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_METRICS_REQUIRE_KEY", "true"));
-
-  private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
-    if (!m.find()) throw new AssertionError("no series " + series + " in:\n" + metrics);
-    return Double.parseDouble(m.group(1));
-  }
 
   @Test
   void requestsAreCountedByRouteTemplateAndStatusWithLatencyBuckets() {
@@ -41,10 +33,10 @@ class MetricsTest {
     assertEquals("text/plain; version=0.0.4; charset=utf-8", r.header("Content-Type"));
     String m = r.body();
     String ok = "{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\"}";
-    assertTrue(value(m, "minutes_http_requests_seconds_count" + ok) >= 2);
-    assertTrue(value(m, "minutes_http_requests_seconds_count{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"401\"}") >= 1);
-    assertTrue(value(m, "minutes_http_requests_seconds_count{endpoint=\"unmatched\",method=\"GET\",status=\"404\"}") >= 1);
-    assertTrue(value(m, "minutes_http_requests_seconds_bucket{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\",le=\"+Inf\"}") >= 2);
+    assertTrue(ApiServer.metric(m, "minutes_http_requests_seconds_count" + ok) >= 2);
+    assertTrue(ApiServer.metric(m, "minutes_http_requests_seconds_count{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"401\"}") >= 1);
+    assertTrue(ApiServer.metric(m, "minutes_http_requests_seconds_count{endpoint=\"unmatched\",method=\"GET\",status=\"404\"}") >= 1);
+    assertTrue(ApiServer.metric(m, "minutes_http_requests_seconds_bucket{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\",le=\"+Inf\"}") >= 2);
     assertTrue(m.contains("minutes_http_requests_seconds_bucket{endpoint=\"/api/v1/meetings/{id}\",method=\"GET\",status=\"200\",le=\"0.025\"}"));
     assertFalse(m.contains(M1) || m.contains("/no/such/path"), "raw paths never become labels");
   }
@@ -52,19 +44,19 @@ class MetricsTest {
   @Test
   void indexDatabaseAndJvmGaugesHaveValues() {
     String m = api.get("/metrics", null).body();
-    assertEquals(6, value(m, "minutes_index_documents")); // the meetings of fixtures.ndjson
-    assertEquals(0, value(m, "minutes_index_deleted_documents")); // a first build holds nothing deleted
-    assertTrue(value(m, "minutes_index_size_bytes") > 0);
-    assertEquals(0, value(m, "minutes_index_lag_entries"));
-    assertEquals(0, value(m, "minutes_index_lag_seconds"));
-    assertTrue(value(m, "minutes_database_size_bytes") > 0);
-    assertEquals(0, value(m, "minutes_search_split_total")); // six small meetings: nothing costly
+    assertEquals(6, ApiServer.metric(m, "minutes_index_documents")); // the meetings of fixtures.ndjson
+    assertEquals(0, ApiServer.metric(m, "minutes_index_deleted_documents")); // a first build holds nothing deleted
+    assertTrue(ApiServer.metric(m, "minutes_index_size_bytes") > 0);
+    assertEquals(0, ApiServer.metric(m, "minutes_index_lag_entries"));
+    assertEquals(0, ApiServer.metric(m, "minutes_index_lag_seconds"));
+    assertTrue(ApiServer.metric(m, "minutes_database_size_bytes") > 0);
+    assertEquals(0, ApiServer.metric(m, "minutes_search_split_total")); // six small meetings: nothing costly
     assertTrue(m.contains("jvm_memory_used_bytes{area=\"heap\""));
   }
 
   @Test
   void indexGaugesFollowAnImportWhileServing() throws Exception {
-    double before = value(locked.get("/metrics", MEETINGS).body(), "minutes_index_documents");
+    double before = ApiServer.metric(locked.get("/metrics", MEETINGS).body(), "minutes_index_documents");
     Path file = Files.createTempFile("minutes-metrics-", ".ndjson");
     try {
       Files.writeString(file, "{\"kind\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + UUID.randomUUID()
@@ -78,13 +70,13 @@ class MetricsTest {
     String m = "";
     for (int i = 0; i < 100; i++) {
       m = locked.get("/metrics", MEETINGS).body();
-      if (value(m, "minutes_index_documents") == before + 1) break;
-      assertTrue(value(m, "minutes_index_lag_entries") <= 1, m);
+      if (ApiServer.metric(m, "minutes_index_documents") == before + 1) break;
+      assertTrue(ApiServer.metric(m, "minutes_index_lag_entries") <= 1, m);
       Thread.sleep(50);
     }
-    assertEquals(before + 1, value(m, "minutes_index_documents"));
-    assertEquals(0, value(m, "minutes_index_lag_entries"));
-    assertEquals(0, value(m, "minutes_index_lag_seconds"));
+    assertEquals(before + 1, ApiServer.metric(m, "minutes_index_documents"));
+    assertEquals(0, ApiServer.metric(m, "minutes_index_lag_entries"));
+    assertEquals(0, ApiServer.metric(m, "minutes_index_lag_seconds"));
   }
 
   @Test

@@ -13,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.cli.Cli;
 import minutes.store.Importer;
@@ -58,22 +56,16 @@ class SearchTimeoutTest {
     }
     // The server applies the import on its own; wait (bounded) until its index holds it.
     long deadline = System.nanoTime() + 120_000_000_000L;
-    while (metric("minutes_index_documents") < 46 || metric("minutes_index_lag_entries") > 0) {
+    while (api.metric("minutes_index_documents") < 46 || api.metric("minutes_index_lag_entries") > 0) {
       assertTrue(System.nanoTime() < deadline, "the index did not take the import in 120 s");
       Thread.sleep(100);
     }
   }
 
-  static double metric(String series) {
-    String body = api.get("/metrics", null).body();
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(body);
-    assertTrue(m.find(), "no " + series + " in /metrics");
-    return Double.parseDouble(m.group(1));
-  }
 
   @Test
   void aSearchPastTheLimitAnswers503WithRetryAfterAndIsCounted() {
-    double before = metric("minutes_timeouts_total{kind=\"search\"}");
+    double before = api.metric("minutes_timeouts_total{kind=\"search\"}");
     for (int i = 0; i < 3; i++) {
       ApiServer.Response r = api.get("/api/v1/search?limit=100&q=" + URLEncoder.encode(COSTLY, StandardCharsets.UTF_8), ALL);
       assertEquals(503, r.status(), r.body());
@@ -83,7 +75,7 @@ class SearchTimeoutTest {
       assertTrue(error.get("field").isNull());
       assertTrue(error.get("message").asText().contains("longer than the server allows (1 ms)"), error.toString());
     }
-    assertEquals(before + 3, metric("minutes_timeouts_total{kind=\"search\"}"), "each stopped search counted once");
+    assertEquals(before + 3, api.metric("minutes_timeouts_total{kind=\"search\"}"), "each stopped search counted once");
   }
 
   @Test

@@ -1,0 +1,117 @@
+package minutes.search;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import minutes.http.Json;
+import minutes.http.Params;
+import minutes.http.Routes;
+import minutes.keys.Principal;
+import minutes.keys.Scope;
+import minutes.store.Db;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Searches the server runs on itself before it accepts requests, for {@code search.warmup_ms}
+ * at most: words, word pairs and quoted neighbours taken from the first workspace's titles and
+ * transcripts, each through the search route as a request runs it (read transaction, the index,
+ * snippets, the JSON body), so that the JIT has compiled that path before the first client's
+ * search. Without it the first thousand searches after a start had about twice the warm p99
+ * (docs/BENCHMARKS.md, "Cold start"). Skipped when the index is not ready or the database
+ * holds no meeting; a failed warm-up search ends the warm-up and is logged, never fatal.
+ */
+public final class SearchWarmUp {
+  private static final Logger log = LoggerFactory.getLogger(SearchWarmUp.class);
+  private static final String ROUTE = "/api/v1/search";
+  private static final Pattern NOT_A_WORD = Pattern.compile("[^\\p{L}]+");
+  /** Meetings whose titles and first transcript lines give the words. */
+  private static final int MEETINGS = 20;
+  private static final int SEGMENTS_PER_MEETING = 15;
+
+  private SearchWarmUp() {}
+
+  /** Runs the warm-up for at most {@code millis}; returns the number of searches run. */
+  public static int run(Db db, SearchIndex index, Routes routes, int millis) {
+    if (millis <= 0 || !index.ready()) return 0;
+    long started = System.nanoTime();
+    long deadline = started + millis * 1_000_000L;
+    int searches = 0;
+    try {
+      Words words = words(db);
+      if (words == null) return 0;
+      Principal warmUp = new Principal("search-warm-up", words.workspaceId, null, Set.of(Scope.MEETINGS_READ), Set.of());
+      for (int i = 0; System.nanoTime() < deadline; i++) {
+        Json.bytes(routes.call(ROUTE, warmUp, params(words.query(i)), Map.of()));
+        searches++;
+      }
+      log.info("search warm-up: {} searches in {} ms", searches, (System.nanoTime() - started) / 1_000_000);
+    } catch (Exception e) {
+      log.warn("search warm-up stopped after {} searches: {}", searches, e.toString());
+    }
+    return searches;
+  }
+
+  private static Params params(String q) {
+    return new Params(Map.of("q", new ArrayDeque<>(List.of(q)), "limit", new ArrayDeque<>(List.of("50"))));
+  }
+
+  /** The words of one workspace, in text order (so that neighbours make phrases that match). */
+  private record Words(long workspaceId, List<String> list) {
+    /** The i-th query: a word, two words apart, or two neighbours quoted, in turn. */
+    String query(int i) {
+      int n = list.size();
+      String a = list.get(i % n);
+      return switch (i % 3) {
+        case 0 -> a;
+        case 1 -> a + " " + list.get((i * 7 + 3) % n);
+        default -> "\"" + a + " " + list.get((i + 1) % n) + "\"";
+      };
+    }
+  }
+
+  private static Words words(Db db) throws SQLException {
+    try (Connection c = db.read()) {
+      Long workspace = null;
+      List<String> meetings = new ArrayList<>();
+      List<String> words = new ArrayList<>();
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT workspace_id, id, title FROM meeting WHERE workspace_id = (SELECT min(workspace_id) FROM meeting) LIMIT ?")) {
+        s.setInt(1, MEETINGS);
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            workspace = rs.getLong(1);
+            meetings.add(rs.getString(2));
+            addWords(rs.getString(3), words);
+          }
+        }
+      }
+      if (workspace == null) return null;
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx LIMIT ?")) {
+        for (String meeting : meetings) {
+          s.setString(1, meeting);
+          s.setInt(2, SEGMENTS_PER_MEETING);
+          try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) addWords(rs.getString(1), words);
+          }
+        }
+      }
+      return words.isEmpty() ? null : new Words(workspace, words);
+    }
+  }
+
+  private static void addWords(String text, List<String> into) {
+    for (String w : NOT_A_WORD.split(text)) {
+      if (w.length() >= 3) into.add(w.toLowerCase(Locale.ROOT));
+    }
+  }
+}
