@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import minutes.http.Request;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
@@ -19,11 +21,16 @@ import minutes.store.Sql;
  * GET /customers: the workspace's companies, each with the meetings it took part in, counted
  * over the meetings the key sees. A company counts a meeting when one of the meeting's
  * participants has an email in one of its domains. The companies are read from the database
- * on every request (an import may change them without changing a meeting); their meetings are
+ * once per import (an import may change them without changing a meeting); their meetings are
  * counted in the in-memory meeting snapshot when it is current, else in SQL. Thread-safe.
  */
 public final class CustomersApi {
   private final MeetingOrder meetings;
+
+  /** A workspace's companies as read at one import count ({@link Db#knownImportCount}). */
+  private record Companies(long imports, List<Customer> list) {}
+
+  private final Map<Long, Companies> companiesByWorkspace = new ConcurrentHashMap<>();
 
   public CustomersApi(MeetingOrder meetings) {
     this.meetings = meetings;
@@ -40,11 +47,7 @@ public final class CustomersApi {
   public CustomerList list(Request r) throws SQLException {
     Principal who = r.principal();
     Optional<Long> version = Db.knownDataVersion(r.db());
-    // In name order from the database, so that text sorts as SQL sorts it; then stably by latest meeting.
-    List<Customer> companies = new Sql("""
-        SELECT c.id, c.name, (SELECT string_agg(domain, ' ' ORDER BY domain) FROM company_domain WHERE company_id = c.id)
-        FROM company c WHERE c.workspace_id = ? ORDER BY c.name, c.id""", who.workspaceId())
-        .list(r.db(), rs -> new Customer(rs.getString(1), rs.getString(2), domains(rs.getString(3)), 0, null));
+    List<Customer> companies = companies(r.db(), who.workspaceId());
     Optional<List<MeetingOrder.TookPart>> took = version.flatMap(v ->
         meetings.tookPart(v, who, companies.stream().map(Customer::domains).toList()));
     if (took.isEmpty()) return fromSql(r.db(), who);
@@ -58,6 +61,25 @@ public final class CustomersApi {
     }
     counted.sort(BY_LAST_MEETING);
     return new CustomerList(counted);
+  }
+
+  /**
+   * The workspace's companies in name order (as SQL sorts text; the list is then sorted stably
+   * by latest meeting), with no counts: kept per workspace until the next import, the only
+   * writer of companies, so that a request reads one number instead of every company.
+   */
+  private List<Customer> companies(Connection c, long workspaceId) throws SQLException {
+    Optional<Long> imports = Db.knownImportCount(c);
+    Companies held = companiesByWorkspace.get(workspaceId);
+    if (held != null && imports.isPresent() && held.imports() == imports.get()) return held.list();
+    List<Customer> read = new Sql("""
+        SELECT c.id, c.name, (SELECT string_agg(domain, ' ' ORDER BY domain) FROM company_domain WHERE company_id = c.id)
+        FROM company c WHERE c.workspace_id = ? ORDER BY c.name, c.id""", workspaceId)
+        .list(c, rs -> new Customer(rs.getString(1), rs.getString(2), domains(rs.getString(3)), 0, null));
+    // Two requests on either side of an import may store in either order: a held list is only
+    // used at exactly its count, so the older one is just read again once.
+    imports.ifPresent(n -> companiesByWorkspace.put(workspaceId, new Companies(n, List.copyOf(read))));
+    return read;
   }
 
   /** The same list counted in SQL alone: while the in-memory snapshot is being rebuilt after an import. */

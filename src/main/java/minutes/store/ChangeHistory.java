@@ -180,7 +180,7 @@ public final class ChangeHistory {
       }
       if (pending > 0) feed.executeBatch();
     }
-    exec("UPDATE change_state SET imported = 1");
+    exec("UPDATE change_state SET imported = imported + 1"); // Db.knownImportCount
     prune(at, keep);
   }
 
@@ -276,6 +276,6 @@ public final class ChangeHistory {
 
   /** True once any import ran (change_state exists: migration 5). */
   public static boolean imported(Connection c) throws SQLException {
-    return new Sql("SELECT imported FROM change_state WHERE id = 1").count(c) == 1;
+    return new Sql("SELECT imported FROM change_state WHERE id = 1").count(c) > 0;
   }
 }

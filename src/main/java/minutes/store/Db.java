@@ -80,23 +80,38 @@ public final class Db implements AutoCloseable {
     return limit.limit(requestPool.getConnection());
   }
 
-  /** Databases (by URL) seen with change_log: no migration drops it, so one look is enough. */
-  private static final java.util.Set<String> WITH_CHANGE_LOG = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** "URL table" of the tables seen by {@link #ifTableExists}: no migration drops one, so one look is enough. */
+  private static final java.util.Set<String> SEEN_TABLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
   public static java.util.Optional<Long> knownDataVersion(Connection c) throws SQLException {
-    String database = c.getMetaData().getURL();
-    if (WITH_CHANGE_LOG.contains(database)) return java.util.Optional.of(dataVersion(c));
+    return ifTableExists(c, "change_log", DATA_VERSION);
+  }
+
+  /**
+   * How many imports have run (change_state.imported; each import's transaction adds one), or
+   * empty on a database from before migration 5. Imports are the only writers of companies,
+   * users and workspaces, so what was read of them at one count holds for every snapshot with
+   * the same count.
+   */
+  public static java.util.Optional<Long> knownImportCount(Connection c) throws SQLException {
+    return ifTableExists(c, "change_state", "SELECT imported FROM change_state WHERE id = 1");
+  }
+
+  /** The number {@code sql} reads from {@code table}, or empty while a pending migration has not created the table. */
+  private static java.util.Optional<Long> ifTableExists(Connection c, String table, String sql) throws SQLException {
+    String seen = c.getMetaData().getURL() + " " + table;
+    if (SEEN_TABLES.contains(seen)) return java.util.Optional.of(new Sql(sql).count(c));
     // A failed statement ends a PostgreSQL transaction: try it inside a savepoint there, so
     // that the request's transaction goes on (SQLite's goes on by itself). Two round trips
-    // more per request, hence only until change_log has been seen.
+    // more per request, hence only until the table has been seen.
     java.sql.Savepoint before = Dialect.of(c) == Dialect.POSTGRES && !c.getAutoCommit() ? c.setSavepoint() : null;
     try {
-      java.util.Optional<Long> version = java.util.Optional.of(dataVersion(c));
+      long value = new Sql(sql).count(c);
       if (before != null) c.releaseSavepoint(before);
-      WITH_CHANGE_LOG.add(database);
-      return version;
-    } catch (SQLException noChangeLogYet) {
+      SEEN_TABLES.add(seen);
+      return java.util.Optional.of(value);
+    } catch (SQLException noTableYet) {
       if (before != null) c.rollback(before);
       return java.util.Optional.empty();
     }
@@ -108,8 +123,10 @@ public final class Db implements AutoCloseable {
    * appends to change_log.
    */
   public static long dataVersion(Connection c) throws SQLException {
-    return new Sql("SELECT coalesce(max(seq), 0) FROM change_log").count(c);
+    return new Sql(DATA_VERSION).count(c);
   }
+
+  private static final String DATA_VERSION = "SELECT coalesce(max(seq), 0) FROM change_log";
 
   /** The id of the workspace with this slug. */
   public static java.util.Optional<Long> workspaceId(Connection c, String slug) throws SQLException {

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 class CustomersApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
+  /** For the one test that imports. */
+  @RegisterExtension static final ApiServer changed = new ApiServer();
 
 
   @Test
@@ -59,5 +61,19 @@ class CustomersApiTest {
     List<String> out = new ArrayList<>();
     array.forEach(s -> out.add(s.asText()));
     return out;
+  }
+
+  /** The companies are held between requests: an import that changes only companies must show at once. */
+  @Test
+  void anImportThatChangesOnlyCompaniesIsAnsweredAtOnce() {
+    assertEquals(List.of("Initech", "Globex", "Hooli"), ApiServer.column(changed.get("/api/v1/customers", ALL).json(), "name"));
+    minutes.CliRun imported = changed.cli("import", minutes.TestLines.file(changed.dir(),
+        "{\"kind\": \"company\", \"workspace\": \"acme\", \"id\": \"dc8e729f-e45b-5870-8678-3459f9a4b851\","
+            + " \"name\": \"Hooli Labs\", \"domains\": [\"hooli.com\", \"hooli.io\"]}",
+        minutes.TestLines.delete("company", "acme", "4188aef9-9e54-5b3a-8518-e07eaed9a0e4")).toString());
+    assertEquals(0, imported.code(), imported.err());
+    JsonNode body = changed.get("/api/v1/customers", ALL).json();
+    assertEquals(List.of("Initech", "Hooli Labs"), ApiServer.column(body, "name"));
+    assertEquals(List.of("hooli.com", "hooli.io"), strings(body.get("data").get(1).get("domains")));
   }
 }
