@@ -37,7 +37,9 @@ pg_start() {
     # Throwaway data: no fsync, unless PG_DURABLE=1 (benchmarks compare with a SQLite that
     # syncs every commit). Sockets in the data folder, so nothing is written outside it.
     local speed="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    [ "${PG_DURABLE:-}" = 1 ] && speed="-c shared_buffers=256MB"
+    # shared_buffers as an operator sizes it (docs/CLUSTER.md): the bench's 20,000-meeting
+    # database (about 530 MB) fits; with 256 MB each request read pages through the kernel.
+    [ "${PG_DURABLE:-}" = 1 ] && speed="-c shared_buffers=${PG_SHARED_BUFFERS:-1GB}"
     if pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
         -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/data $speed -c max_connections=200" \
         start >/dev/null 2>&1; then
