@@ -20,15 +20,31 @@ BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$
 
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
 if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then
-  rm -rf "$OUT/minutes.db"* "$OUT/index"
+  rm -rf "$OUT/minutes.db"* "$OUT/index" "$OUT"/part-*
   echo "generating $MEETINGS meetings..." >&2
-  "${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42 --out "$OUT/corpus.ndjson"
+  GENERATE=("${RUN[@]}" generate --meetings "$MEETINGS" --transcript-kb 40-100 --workspaces 1 --seed 42)
+  if [ -n "${IMPORT_CHUNK:-}" ]; then
+    # IMPORT_CHUNK=N: N lines per import (the workspace, users and companies come first), each
+    # part deleted once imported: one import of everything holds the whole database twice at
+    # its commit (write-ahead log and file) next to the NDJSON, more disk than some runs have.
+    "${GENERATE[@]}" --out - | split -l "$IMPORT_CHUNK" -d -a 3 - "$OUT/part-"
+  else
+    "${GENERATE[@]}" --out "$OUT/corpus.ndjson"
+  fi
   echo "importing (the import also builds the first index)..." >&2
-  # Wall and CPU seconds: the machine may be shared, and MB per CPU-second does not depend on that.
-  /usr/bin/time -f "%U %S" -o "$OUT/import.cpu" "${BUILD[@]}" import "$OUT/corpus.ndjson" | grep "^imported" > "$OUT/import.txt"
-  echo "$(cat "$OUT/import.txt"); CPU $(awk '{printf "%.0f s user+sys", $1 + $2}' "$OUT/import.cpu")" > "$OUT/import.txt"
-  cat "$OUT/import.txt" >&2
-  rm -f "$OUT/corpus.ndjson"   # several GB; the database holds it all now
+  : > "$OUT/import-parts.txt"
+  for part in "$OUT"/part-* "$OUT/corpus.ndjson"; do
+    [ -f "$part" ] || continue
+    # Wall and CPU seconds: the machine may be shared, and MB per CPU-second does not depend on that.
+    /usr/bin/time -f "%U %S" -o "$OUT/import.cpu" "${BUILD[@]}" import "$part" | grep "^imported" > "$OUT/import.txt"
+    echo "$(cat "$OUT/import.txt"); CPU $(awk '{printf "%.0f s user+sys", $1 + $2}' "$OUT/import.cpu")" >> "$OUT/import-parts.txt"
+    tail -1 "$OUT/import-parts.txt" >&2
+    rm -f "$part"   # several GB; the database holds it all now
+  done
+  # One line for all parts: their MB and seconds summed.
+  sed -n 's/.*(\([0-9,.]*\) MB in \([0-9.]*\) s.*CPU \([0-9]*\) s.*/\1 \2 \3/p' "$OUT/import-parts.txt" | tr -d , \
+    | awk -v n="$(wc -l < "$OUT/import-parts.txt")" '{mb += $1; s += $2; cpu += $3}
+        END {printf "%d import(s): %.1f MB in %.1f s, %.1f MB/s; CPU %d s user+sys\n", n, mb, s, mb / s, cpu}' > "$OUT/import.txt"
 fi
 SLUG=bench-1
 

@@ -60,10 +60,8 @@ public enum Dialect {
 
     @Override
     void prepareForImport(Connection c) throws SQLException {
-      // Tasks and participants are keyed by random UUIDs, so index pages are touched all over
-      // the file: a large page cache for this one connection keeps them from being re-read.
       try (Statement st = c.createStatement()) {
-        st.execute("PRAGMA cache_size = -262144"); // KiB: 256 MB
+        st.execute("PRAGMA cache_size = -" + importCacheKib(physicalMemoryBytes()));
       }
     }
 
@@ -291,5 +289,23 @@ public enum Dialect {
   /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
   public Set<String> tables(Connection c) throws SQLException {
     return Set.copyOf(new Sql(tablesQuery()).list(c, rs -> rs.getString(1)));
+  }
+
+  /**
+   * The page cache of an import's connection on SQLite, in KiB: an eighth of the machine's
+   * memory, from 256 MB to 4 GB. Tasks and participants are keyed by random UUIDs, so their
+   * index pages are touched all over the file, and those indexes grow with the data (about 1.5
+   * GB at 100,000 meetings): with a cache smaller than them, nearly every insert re-read a page
+   * and wrote one back, and the import slowed fivefold at that size (docs/BENCHMARKS.md, "Ten
+   * times the size"). SQLite takes cache pages as it uses them, so a small import costs no more.
+   */
+  static long importCacheKib(long physicalMemoryBytes) {
+    long eighth = physicalMemoryBytes / 8 / 1024;
+    return Math.max(256L * 1024, Math.min(4L * 1024 * 1024, eighth));
+  }
+
+  private static long physicalMemoryBytes() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize();
   }
 }
