@@ -295,9 +295,10 @@ public enum Dialect {
    * The page cache of an import's connection on SQLite, in KiB: an eighth of the machine's
    * memory, from 256 MB to 4 GB. Tasks and participants are keyed by random UUIDs, so their
    * index pages are touched all over the file, and those indexes grow with the data (about 1.5
-   * GB at 100,000 meetings): with a cache smaller than them, nearly every insert re-read a page
-   * and wrote one back, and the import slowed fivefold at that size (docs/BENCHMARKS.md, "Ten
-   * times the size"). SQLite takes cache pages as it uses them, so a small import costs no more.
+   * GB at 100,000 meetings): with a cache smaller than them, most inserts re-read a page and
+   * spill one. A fixed 256 MB served 20,000 meetings (18.9 MB/s; 20.1 with 3 GB), but one import
+   * of 100,000 wrote its database at under half that rate (docs/BENCHMARKS.md, "Ten times the
+   * size"). SQLite takes cache pages as it uses them, so a small import costs no more.
    */
   static long importCacheKib(long physicalMemoryBytes) {
     long eighth = physicalMemoryBytes / 8 / 1024;
