@@ -77,9 +77,11 @@ bench_store() { # sqlite | postgresql
     rm -rf "$OUT/minutes.db"*
   fi
   echo "$store: importing..." >&2
-  # 128 MB of heap for a 234 MB file: import streams, so its memory does not grow with the file.
+  # 128 MB of heap for a 234 MB file: import streams the lines, but keeps a little per meeting
+  # of the file (what changed, for the history): 200,000 meetings in one file need more
+  # (BENCH_IMPORT_HEAP=1g; run.sh gives import 2 GB).
   local import_line reindex_line key pkey heap rss db_size
-  import_line=$("$JAVA" -Xmx128m --enable-native-access=ALL-UNNAMED -jar target/minutes.jar import "$OUT/corpus.ndjson" | grep "^imported")
+  import_line=$("$JAVA" -Xmx"${BENCH_IMPORT_HEAP:-128m}" --enable-native-access=ALL-UNNAMED -jar target/minutes.jar import "$OUT/corpus.ndjson" | grep "^imported")
   echo "$import_line" >&2
   if [ "$store" = postgresql ]; then
     # As after any bulk load (docs/CLUSTER.md): else autovacuum visits the new tables during the
@@ -141,7 +143,7 @@ bench_store() { # sqlite | postgresql
   kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
   [ "$store" != postgresql ] || pg_stop "$PG_DIR"
   echo
-  echo "- import (-Xmx128m, search index build not included): $import_line"
+  echo "- import (-Xmx${BENCH_IMPORT_HEAP:-128m}, search index build not included): $import_line"
   echo "- reindex (-Xmx2g): $reindex_line"
   echo "- server: -Xmx512m, heap after the run: ${heap:-n/a}, RSS $rss; database $db_size, index $(du -sh "$MINUTES_INDEX_PATH" | cut -f1)"
 }
