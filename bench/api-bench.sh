@@ -8,6 +8,7 @@
 #   bench/api-bench.sh [MEETINGS] [SECONDS]
 # BENCH_STORES ("sqlite postgresql") picks the stores; BENCH_NICE=-10 runs the server and wrk
 # at that priority (as root), for machines shared with builds; the figures then say so.
+# BENCH_IMPORT_HEAP (default 128m) is the import's heap: 200,000 meetings in one file need 1g.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
