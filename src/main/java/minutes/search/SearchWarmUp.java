@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Searches the server runs on itself before it accepts requests, for {@code search.warmup_ms}
- * at most: words, word pairs and quoted neighbours taken from the first workspace's titles and
- * transcripts, each through the search route as a request runs it (read transaction, the index,
+ * at most (and at most 3,000): words, word pairs and quoted neighbours taken from the first
+ * workspace's titles and transcripts, each through the search route as a request runs it (read transaction, the index,
  * snippets, the JSON body), so that the JIT has compiled that path before the first client's
  * search. Without it the first thousand searches after a start had about twice the warm p99
  * (docs/BENCHMARKS.md, "Cold start"). Skipped when the index is not ready or the database
@@ -36,6 +36,9 @@ public final class SearchWarmUp {
   /** Meetings whose titles and first transcript lines give the words. */
   private static final int MEETINGS = 20;
   private static final int SEGMENTS_PER_MEETING = 15;
+  private static final int LONG_WORD = 6;
+  /** Enough for the JIT; on a small database the warm-up ends here, long before its time. */
+  private static final int MAX_SEARCHES = 3000;
 
   private SearchWarmUp() {}
 
@@ -49,7 +52,7 @@ public final class SearchWarmUp {
       Words words = words(db);
       if (words == null) return 0;
       Principal warmUp = new Principal("search-warm-up", words.workspaceId, null, Set.of(Scope.MEETINGS_READ), Set.of());
-      for (int i = 0; System.nanoTime() < deadline; i++) {
+      for (int i = 0; i < MAX_SEARCHES && System.nanoTime() < deadline; i++) {
         Json.bytes(routes.call(ROUTE, warmUp, params(words.query(i)), Map.of()));
         searches++;
       }
@@ -64,16 +67,21 @@ public final class SearchWarmUp {
     return new Params(Map.of("q", new ArrayDeque<>(List.of(q)), "limit", new ArrayDeque<>(List.of("50"))));
   }
 
-  /** The words of one workspace, in text order (so that neighbours make phrases that match). */
-  private record Words(long workspaceId, List<String> list) {
-    /** The i-th query: a word, two words apart, or two neighbours quoted, in turn. */
+  /**
+   * The words of one workspace in text order (so that neighbours make phrases that match), and
+   * where the longer ones stand: queries start from those, as people's do. Starting from any word
+   * made pairs of "the", "and" and "you", whose postings are so long that a cold server ran two
+   * to four of them in two seconds at 20,000-100,000 meetings.
+   */
+  private record Words(long workspaceId, List<String> list, int[] longOnes) {
+    /** The i-th query: a longer word, two of them, or one and its neighbour quoted, in turn. */
     String query(int i) {
-      int n = list.size();
-      String a = list.get(i % n);
+      int at = longOnes[i % longOnes.length];
+      String a = list.get(at);
       return switch (i % 3) {
         case 0 -> a;
-        case 1 -> a + " " + list.get((i * 7 + 3) % n);
-        default -> "\"" + a + " " + list.get((i + 1) % n) + "\"";
+        case 1 -> a + " " + list.get(longOnes[(i * 7 + 3) % longOnes.length]);
+        default -> "\"" + a + " " + list.get((at + 1) % list.size()) + "\"";
       };
     }
   }
@@ -105,13 +113,15 @@ public final class SearchWarmUp {
           }
         }
       }
-      return words.isEmpty() ? null : new Words(workspace, words);
+      int[] longOnes = java.util.stream.IntStream.range(0, words.size())
+          .filter(i -> words.get(i).length() >= LONG_WORD).toArray();
+      return longOnes.length == 0 ? null : new Words(workspace, words, longOnes);
     }
   }
 
   private static void addWords(String text, List<String> into) {
     for (String w : NOT_A_WORD.split(text)) {
-      if (w.length() >= 3) into.add(w.toLowerCase(Locale.ROOT));
+      if (!w.isEmpty()) into.add(w.toLowerCase(Locale.ROOT));
     }
   }
 }
