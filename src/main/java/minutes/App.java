@@ -35,7 +35,6 @@ import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.SearchIndex;
-import minutes.search.SearchWarmUp;
 import minutes.store.Db;
 import minutes.store.Store;
 import minutes.store.Totals;

@@ -1,4 +1,4 @@
-package minutes.search;
+package minutes;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,6 +16,7 @@ import minutes.http.Params;
 import minutes.http.Routes;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
+import minutes.search.SearchIndex;
 import minutes.store.Db;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
