@@ -57,9 +57,11 @@ public final class ChangesApi {
     }
     Visibility.Rule rule = Visibility.of(r.principal());
     String viewer = rule.viewer() == null ? ChangeHistory.WHOLE_WORKSPACE : rule.viewer();
-    List<Row> rows = new Sql("SELECT " + CHANGE.in(Dialect.of(r.db())) + ", seq FROM change_feed"
+    Dialect dialect = Dialect.of(r.db());
+    int seqColumn = CHANGE.width(dialect) + 1;
+    List<Row> rows = new Sql("SELECT " + CHANGE.in(dialect) + ", seq FROM change_feed"
         + " WHERE workspace_id = ? AND viewer = ? AND seq > ? ORDER BY seq LIMIT ?", rule.workspaceId(), viewer, after, limit + 1)
-        .list(r.db(), rs -> new Row(rs.getLong(2), RawJson.of(rs)));
+        .list(r.db(), rs -> new Row(rs.getLong(seqColumn), CHANGE.read(rs, dialect)));
     boolean more = rows.size() > limit;
     List<Row> page = more ? rows.subList(0, limit) : rows;
     // The whole history up to this snapshot's newest number has been read when nothing is left:

@@ -108,10 +108,11 @@ public final class MeetingsApi {
 
     long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
     String dir = query.descending() ? " DESC" : " ASC";
-    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in(Dialect.of(c)))
+    Dialect dialect = Dialect.of(c);
+    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in(dialect))
         .add(where)
         .add("ORDER BY " + query.order().column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
-        .list(c, RawJson::of);
+        .list(c, rs -> ROW_JSON.read(rs, dialect));
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 

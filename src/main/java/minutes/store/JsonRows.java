@@ -3,6 +3,7 @@ package minutes.store;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.lang.reflect.RecordComponent;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,32 +11,59 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * List rows that the database renders as JSON itself: one string per row instead of a JDBC
- * call per column, a Java object and a Jackson pass. For a 200-row meeting page on SQLite that
- * is 0.44 ms instead of 1.0 ms (2026-11-22, 20,000 meetings). The record still names the
- * shape: its components, in order and in snake_case, are the keys, so the shape has one
- * description. Only for records of text fields: the database writes each column's value as it
- * stores it, and every column used here is text. Both stores write the same compact JSON
- * ({@link Dialect}).
+ * List rows as ready JSON objects, written into an answer as they are ({@link RawJson}). The
+ * record names the shape: its components, in order and in snake_case, are the keys, so the
+ * shape has one description. Only for records of text fields, and every column used is text.
+ * Both stores give the same bytes: SQLite renders each row itself (one string per row instead
+ * of a JDBC call per column, a Java object and a Jackson pass: 0.44 ms instead of 1.0 ms for a
+ * 200-row meeting page, 2026-11-22); on PostgreSQL, where rendering costs the database server
+ * several times what it costs here ({@link Dialect#jsonObject}), {@link TextObjectWriter}
+ * writes the row's columns as SQLite would.
  */
 public final class JsonRows {
   private static final PropertyNamingStrategies.NamingBase NAMES = new PropertyNamingStrategies.SnakeCaseStrategy();
 
   private JsonRows() {}
 
-  /** A record's keys, each with its SQL expression; {@link #in} renders the JSON expression for a store. Immutable. */
+  /**
+   * A record's keys, each with its SQL expression. On each store, {@link #in} is the select
+   * list of a row, {@link #width} its number of columns and {@link #read} the row's JSON.
+   * Immutable.
+   */
   public static final class Shape {
-    private final Map<Dialect, String> sql = new EnumMap<>(Dialect.class);
+    private final byte[][] keys;
+    private final Map<Dialect, String> select = new EnumMap<>(Dialect.class);
+    private final Map<Dialect, Boolean> renderedByDatabase = new EnumMap<>(Dialect.class);
 
     private Shape(String[] keys, String[] expressions) {
-      for (Dialect d : Dialect.values()) sql.put(d, d.jsonObject(keys, expressions));
+      this.keys = TextObjectWriter.keyPrefixes(keys);
+      for (Dialect d : Dialect.values()) {
+        Optional<String> json = d.jsonObject(keys, expressions);
+        renderedByDatabase.put(d, json.isPresent());
+        select.put(d, json.orElse(String.join(", ", expressions)));
+      }
     }
 
-    /** The expression that renders one row as this shape on {@code dialect}. */
+    /** The select list of one row of this shape on {@code dialect}. */
     public String in(Dialect dialect) {
-      return sql.get(dialect);
+      return select.get(dialect);
+    }
+
+    /** How many columns {@link #in} takes: those after it start at {@code width + 1}. */
+    public int width(Dialect dialect) {
+      return renderedByDatabase.get(dialect) ? 1 : keys.length;
+    }
+
+    /** The JSON of the current row, whose first columns are {@link #in}. */
+    public RawJson read(ResultSet rs, Dialect dialect) throws SQLException {
+      if (renderedByDatabase.get(dialect)) return RawJson.of(rs);
+      TextObjectWriter row = new TextObjectWriter();
+      // A text column's bytes as the server sent them: UTF-8, the only client encoding pgjdbc uses.
+      for (int i = 0; i < keys.length; i++) row.field(keys[i], rs.getBytes(i + 1));
+      return new RawJson(row.close());
     }
   }
 
@@ -68,8 +96,9 @@ public final class JsonRows {
     String rowid = dialect.rowid(alias);
     Sql sql = new Sql("SELECT " + shape.in(dialect) + ", " + rowid + " " + from + " WHERE " + rowid + " IN ("
         + "?,".repeat(rowids.length - 1) + "?)", Arrays.stream(rowids).boxed().toArray());
+    int rowidColumn = shape.width(dialect) + 1;
     Map<Long, RawJson> byId = new HashMap<>();
-    sql.list(c, rs -> byId.put(rs.getLong(2), RawJson.of(rs)));
+    sql.list(c, rs -> byId.put(rs.getLong(rowidColumn), shape.read(rs, dialect)));
     List<RawJson> rows = new ArrayList<>(rowids.length);
     for (long id : rowids) rows.add(byId.get(id));
     return rows;

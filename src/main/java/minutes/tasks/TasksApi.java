@@ -65,10 +65,11 @@ public final class TasksApi {
     Visibility.restrict(where, "m", r.principal());
     filters(where, status, verdict, dueFrom, dueTo);
     long total = new Sql("SELECT count(*)").add(where).count(r.db());
-    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON.in(Dialect.of(r.db())))
+    Dialect dialect = Dialect.of(r.db());
+    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON.in(dialect))
         .add(where)
         .add("ORDER BY a.due_key, a.position LIMIT ? OFFSET ?", limit, offset)
-        .list(r.db(), RawJson::of);
+        .list(r.db(), rs -> MEETING_TASK_JSON.read(rs, dialect));
     // quirk (api-spec 4.4 rules 2 and 3): limit reports the rows delivered, offset is always 0.
     return new MeetingTaskList(id, rows, new Pagination(rows.size(), 0, total));
   }
@@ -107,12 +108,13 @@ public final class TasksApi {
 
     long total = new Sql("SELECT count(*)").add(where).count(c);
     String order = "ORDER BY a.due_key, a.meeting_starts_at DESC NULLS LAST, a.id";
-    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in(Dialect.of(c)) + " FROM (SELECT a.id")
+    Dialect dialect = Dialect.of(c);
+    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in(dialect) + " FROM (SELECT a.id")
         .add(where)
         .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
         .add("JOIN action_item a ON a.id = page.id JOIN meeting m ON m.id = a.meeting_id")
         .add(order)
-        .list(c, RawJson::of);
+        .list(c, rs -> TASK_JSON.read(rs, dialect));
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 
