@@ -36,16 +36,18 @@ final class TextObjectWriter {
       append(NULL);
       return;
     }
-    room(utf8Value.length + 2);
+    room(1);
     out[length++] = '"';
-    for (byte b : utf8Value) {
-      if ((b >= 0x20 || b < 0) && b != '"' && b != '\\') {
-        room(1);
-        out[length++] = b;
-      } else {
-        escape(b);
-      }
+    // Copied in runs between the bytes that need escaping: most values have none.
+    int run = 0;
+    for (int i = 0; i < utf8Value.length; i++) {
+      byte b = utf8Value[i];
+      if ((b >= 0x20 || b < 0) && b != '"' && b != '\\') continue;
+      append(utf8Value, run, i);
+      escape(b);
+      run = i + 1;
     }
+    append(utf8Value, run, utf8Value.length);
     room(1);
     out[length++] = '"';
   }
@@ -82,9 +84,13 @@ final class TextObjectWriter {
   }
 
   private void append(byte[] bytes) {
-    room(bytes.length);
-    System.arraycopy(bytes, 0, out, length, bytes.length);
-    length += bytes.length;
+    append(bytes, 0, bytes.length);
+  }
+
+  private void append(byte[] bytes, int from, int to) {
+    room(to - from);
+    System.arraycopy(bytes, from, out, length, to - from);
+    length += to - from;
   }
 
   private void room(int more) {
