@@ -84,6 +84,8 @@ public final class App implements AutoCloseable {
       SearchIndex.Stats s = search.stats();
       return s == null ? null : new Metrics.IndexStats(s.documents(), s.deletedDocuments(), s.bytes(), s.seq());
     }, search::splitSearches);
+    metrics.watchOrder("tasks", taskOrder::status);
+    metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();
     // One limiter for every keyed entry point, so that a key has one quota however it asks.
     RateLimit rateLimit = new RateLimit(config.limits().rateLimitPerMinute());

@@ -22,6 +22,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import minutes.store.DataSnapshot;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Times;
@@ -100,6 +102,19 @@ public final class Metrics {
     FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
         .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms")
         .register(registry);
+  }
+
+  /**
+   * Adds an in-memory list order's state under {@code order}: whether requests are answered
+   * from it (0 while it is built, at start or after an import, when they come from SQL) and
+   * how long its last build took.
+   */
+  public void watchOrder(String order, Supplier<DataSnapshot.Status> status) {
+    Gauge.builder("minutes.list.order.ready", () -> status.get().ready() ? 1 : 0).tag("order", order)
+        .description("1 when the in-memory list order answers requests, 0 while it is being built (answers come from SQL)")
+        .register(registry);
+    Gauge.builder("minutes.list.order.build", () -> status.get().lastBuildSeconds()).tag("order", order).baseUnit("seconds")
+        .description("How long the last build of the in-memory list order took").register(registry);
   }
 
   /** Records how many searches the start-up warm-up ran (0 when it was off or had nothing to search). */

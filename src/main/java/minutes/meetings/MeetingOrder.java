@@ -191,6 +191,11 @@ public final class MeetingOrder implements AutoCloseable {
     return new Snapshot(byWorkspace, viewers);
   }
 
+  /** Whether the order answers requests now, and how long its last build took (/metrics). */
+  public DataSnapshot.Status status() {
+    return snapshot.status();
+  }
+
   @Override
   public void close() {
     snapshot.close();

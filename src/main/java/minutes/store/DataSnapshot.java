@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,12 +27,21 @@ public final class DataSnapshot<T> implements AutoCloseable {
 
   private record Held<T>(long version, T value) {}
 
+  /**
+   * For /metrics: {@code ready} once a value is held and no request has asked for a newer
+   * version since (requests are answered from SQL meanwhile); the last build's seconds, NaN
+   * before the first.
+   */
+  public record Status(boolean ready, double lastBuildSeconds) {}
+
   private final Db db;
   private final String name;
   private final Loader<T> loader;
   private final ExecutorService builder;
   private final AtomicBoolean rebuilding = new AtomicBoolean();
   private volatile Held<T> held;
+  private final AtomicLong newestAsked = new AtomicLong(-1);
+  private volatile double lastBuildSeconds = Double.NaN;
 
   /** {@code name}: what the value is, for the log ("task order"). */
   public DataSnapshot(Db db, String name, Loader<T> loader) {
@@ -50,12 +60,18 @@ public final class DataSnapshot<T> implements AutoCloseable {
    * starts when the held value is older.
    */
   public Optional<T> at(long version) {
+    newestAsked.accumulateAndGet(version, Math::max);
     Held<T> h = held;
     if (h != null && h.version == version) return Optional.of(h.value);
     // Versions only grow (change_log seq is AUTOINCREMENT): an older one is a transaction that
     // began before the last import, and a rebuild would only load the held version again.
     if (h == null || h.version < version) rebuildLater();
     return Optional.empty();
+  }
+
+  public Status status() {
+    Held<T> h = held;
+    return new Status(h != null && h.version >= newestAsked.get(), lastBuildSeconds);
   }
 
   /** Builds the value now (tests); the server uses {@link #buildInBackground()}. */
@@ -92,7 +108,9 @@ public final class DataSnapshot<T> implements AutoCloseable {
       try {
         long version = Db.dataVersion(c);
         T value = loader.load(c);
-        log.info("{} built at data version {} in {} ms", name, version, (System.nanoTime() - started) / 1_000_000);
+        long nanos = System.nanoTime() - started;
+        lastBuildSeconds = nanos / 1e9;
+        log.info("{} built at data version {} in {} ms", name, version, nanos / 1_000_000);
         return new Held<>(version, value);
       } finally {
         c.rollback();

@@ -124,6 +124,11 @@ public final class TaskOrder implements AutoCloseable {
     return new Snapshot(byWorkspace, meetingOrder, viewers);
   }
 
+  /** Whether the order answers requests now, and how long its last build took (/metrics). */
+  public DataSnapshot.Status status() {
+    return snapshot.status();
+  }
+
   @Override
   public void close() {
     snapshot.close();
