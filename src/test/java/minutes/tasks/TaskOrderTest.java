@@ -69,6 +69,7 @@ class TaskOrderTest {
     try (Db db = Db.open(store, 2); TaskOrder index = new TaskOrder(db); Connection c = db.read()) {
       index.buildNow();
       long version = Db.dataVersion(c);
+      TasksApi fromSql = new TasksApi(index);
       List<Principal> keys = List.of(
           new Principal("k1", 1, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
           new Principal("k2", 1, "U@a.example", Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
@@ -101,7 +102,7 @@ class TaskOrderTest {
         for (TaskOrder.Filter f : filters) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
             minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
-            Pagination.Page<minutes.store.RawJson> sql = TasksApi.allFromSql(c, who, f, window[0], window[1]);
+            Pagination.Page<minutes.store.RawJson> sql = fromSql.allFromSql(c, version, who, f, window[0], window[1]);
             assertEquals(sql.pagination().total(), page.total(), who + " " + f);
             assertEquals(sql.data(), TasksApi.byRowid(c, page.rowids()), who + " " + f);
             compared++;
