@@ -22,7 +22,10 @@ import minutes.store.Sql;
  * over the meetings the key sees. A company counts a meeting when one of the meeting's
  * participants has an email in one of its domains. The companies are read from the database
  * once per import (an import may change them without changing a meeting); their meetings are
- * counted in the in-memory meeting snapshot when it is current, else in SQL. Thread-safe.
+ * counted in the in-memory meeting snapshot when it is current, else in SQL. An answer is a
+ * function of the import count (every import, of meetings or companies, adds one), the
+ * workspace and the key's viewer, and is kept by them: counting 400 companies' meetings took
+ * about 2 ms of CPU a request at 200,000 meetings. Thread-safe.
  */
 public final class CustomersApi {
   private final MeetingOrder meetings;
@@ -31,6 +34,9 @@ public final class CustomersApi {
   private record Companies(long imports, List<Customer> list) {}
 
   private final Map<Long, Companies> companiesByWorkspace = new ConcurrentHashMap<>();
+  /** Answers counted from the snapshot, by "import count|workspace|viewer". */
+  private final Map<String, CustomerList> answers = new ConcurrentHashMap<>();
+  private static final int MAX_ANSWERS = 256; // bounded: personal keys each have their own
 
   public CustomersApi(MeetingOrder meetings) {
     this.meetings = meetings;
@@ -46,8 +52,12 @@ public final class CustomersApi {
 
   public CustomerList list(Request r) throws SQLException {
     Principal who = r.principal();
+    Optional<Long> imports = Db.knownImportCount(r.db());
+    String answerKey = imports.map(n -> n + "|" + who.workspaceId() + "|" + Visibility.of(who).viewer()).orElse(null);
+    CustomerList known = answerKey == null ? null : answers.get(answerKey);
+    if (known != null) return known;
     Optional<Long> version = Db.knownDataVersion(r.db());
-    List<Customer> companies = companies(r.db(), who.workspaceId());
+    List<Customer> companies = companies(r.db(), imports, who.workspaceId());
     Optional<List<MeetingOrder.TookPart>> took = version.flatMap(v ->
         meetings.tookPart(v, who, companies.stream().map(Customer::domains).toList()));
     if (took.isEmpty()) return fromSql(r.db(), who);
@@ -60,7 +70,12 @@ public final class CustomersApi {
       counted.add(new Customer(c.id(), c.name(), c.domains(), t.meetings(), t.lastAt()));
     }
     counted.sort(BY_LAST_MEETING);
-    return new CustomerList(counted);
+    CustomerList answer = new CustomerList(List.copyOf(counted));
+    if (answerKey != null) {
+      if (answers.size() >= MAX_ANSWERS) answers.clear();
+      answers.put(answerKey, answer);
+    }
+    return answer;
   }
 
   /**
@@ -68,8 +83,7 @@ public final class CustomersApi {
    * by latest meeting), with no counts: kept per workspace until the next import, the only
    * writer of companies, so that a request reads one number instead of every company.
    */
-  private List<Customer> companies(Connection c, long workspaceId) throws SQLException {
-    Optional<Long> imports = Db.knownImportCount(c);
+  private List<Customer> companies(Connection c, Optional<Long> imports, long workspaceId) throws SQLException {
     Companies held = companiesByWorkspace.get(workspaceId);
     if (held != null && imports.isPresent() && held.imports() == imports.get()) return held.list();
     List<Customer> read = new Sql("""

@@ -109,7 +109,7 @@ public enum Dialect {
 
     /**
      * None: PostgreSQL's row_to_json cost its server 0.7 ms of CPU for a 100-task page; written in
-     * Java from the columns, the page costs both processes together 0.6 ms less (2026-11-26,
+     * Java from the columns, the page costs both processes together about 0.7 ms less (2026-11-26,
      * 20,000 meetings, docs/BENCHMARKS.md).
      */
     @Override

@@ -18,6 +18,7 @@ class CustomersApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** For the one test that imports. */
   @RegisterExtension static final ApiServer changed = new ApiServer();
+  @RegisterExtension static final ApiServer met = new ApiServer();
 
 
   @Test
@@ -75,5 +76,30 @@ class CustomersApiTest {
     JsonNode body = changed.get("/api/v1/customers", ALL).json();
     assertEquals(List.of("Initech", "Hooli Labs"), ApiServer.column(body, "name"));
     assertEquals(List.of("hooli.com", "hooli.io"), strings(body.get("data").get(1).get("domains")));
+  }
+
+  /**
+   * Answers are kept by data version and viewer: a meeting imported while serving is counted in
+   * the next answer, and a key that does not see it never gets the answer of one that does.
+   */
+  @Test
+  void aMeetingImportIsCountedAtOnceAndEachKeyGetsItsOwnAnswer() {
+    assertEquals(0, hooli(met.get("/api/v1/customers", ALL).json()).get("meeting_count").asInt());
+    minutes.CliRun imported = met.cli("import", minutes.TestLines.file(met.dir(), minutes.TestLines.meeting("acme",
+        java.util.UUID.randomUUID().toString(), "hooli", List.of("ann@acme.com"), "guest@hooli.com")).toString());
+    assertEquals(0, imported.code(), imported.err());
+
+    JsonNode all = met.get("/api/v1/customers", ALL).json();
+    assertEquals(List.of("Hooli", "Initech", "Globex"), ApiServer.column(all, "name"), "latest meeting first");
+    assertEquals(1, hooli(all).get("meeting_count").asInt());
+    assertEquals("2026-05-01T09:00:00Z", hooli(all).get("last_meeting_at").asText());
+    assertEquals(1, hooli(met.get("/api/v1/customers", ANN).json()).get("meeting_count").asInt());
+    assertTrue(!ApiServer.column(met.get("/api/v1/customers", BOB).json(), "name").contains("Hooli"),
+        "Bob does not see the meeting");
+  }
+
+  private static JsonNode hooli(JsonNode body) {
+    for (JsonNode company : body.get("data")) if (company.get("name").asText().equals("Hooli")) return company;
+    throw new AssertionError("no Hooli in " + body);
   }
 }
