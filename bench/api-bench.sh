@@ -8,7 +8,7 @@
 #   bench/api-bench.sh [MEETINGS] [SECONDS]
 # BENCH_STORES ("sqlite postgresql") picks the stores; BENCH_NICE=-10 runs the server and wrk
 # at that priority (as root), for machines shared with builds; the figures then say so.
-# BENCH_IMPORT_HEAP (default 128m) is the import's heap: 200,000 meetings in one file need 1g.
+# BENCH_IMPORT_HEAP (default 128m) is the import's heap (200,000 meetings in one file fit in it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEETINGS=${1:-20000}
@@ -78,9 +78,8 @@ bench_store() { # sqlite | postgresql
     rm -rf "$OUT/minutes.db"*
   fi
   echo "$store: importing..." >&2
-  # 128 MB of heap for a 234 MB file: import streams the lines, but keeps a little per meeting
-  # of the file (what changed, for the history): 200,000 meetings in one file need more
-  # (BENCH_IMPORT_HEAP=1g; run.sh gives import 2 GB).
+  # 128 MB of heap whatever the file's size: import streams the lines and keeps about 200 bytes
+  # per meeting of the file for the change history (run.sh gives import 2 GB).
   local import_line reindex_line key pkey heap rss db_size
   import_line=$("$JAVA" -Xmx"${BENCH_IMPORT_HEAP:-128m}" --enable-native-access=ALL-UNNAMED -jar target/minutes.jar import "$OUT/corpus.ndjson" | grep "^imported")
   echo "$import_line" >&2
