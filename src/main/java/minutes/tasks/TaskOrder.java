@@ -62,7 +62,8 @@ public final class TaskOrder implements AutoCloseable {
     boolean dueBounded = f.dueFrom().isPresent() || f.dueTo().isPresent();
     int dueFrom = f.dueFrom().map(d -> (int) d.toEpochDay()).orElse(Integer.MIN_VALUE);
     int dueTo = f.dueTo().map(d -> (int) d.toEpochDay()).orElse(NO_DUE - 1);
-    boolean filtered = visible != null || meeting >= 0 || status >= 0 || verdict >= 0 || dueBounded;
+    // Due bounds choose the range below; the rest filter entries in it.
+    boolean filtered = visible != null || meeting >= 0 || status >= 0 || verdict >= 0;
     String filterKey = !filtered ? null : who.workspaceId() + "|"
         + (viewer == null ? "" : viewer) + "|" + meeting + "|" + status + "|" + verdict
         + "|" + dueFrom + "|" + dueTo;
@@ -78,7 +79,6 @@ public final class TaskOrder implements AutoCloseable {
         return (onlyMeeting < 0 || tasks.meeting[i] == onlyMeeting)
             && (status < 0 || tasks.status[i] == status)
             && (verdict < 0 || tasks.verdict[i] == verdict)
-            && (!dueBounded || (tasks.due[i] >= dueFrom && tasks.due[i] <= dueTo))
             && (visible == null || visible.get(tasks.meeting[i]));
       }
 
