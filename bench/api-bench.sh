@@ -4,7 +4,9 @@
 # settings and shared_buffers=1GB, or PG_SHARED_BUFFERS), reindexed, then loaded over loopback
 # with wrk (8 connections), the same requests on both stores in the same run. Prints a Markdown table per store for docs/BENCHMARKS.md. The
 # /healthz row is the reference measured in the same run: the cost of the HTTP round trip
-# alone, so each endpoint's ratio to it shows its own work.
+# alone, so each endpoint's ratio to it shows its own work. The last two columns are the CPU time
+# the server and PostgreSQL's processes used per request during the scenario (from /proc): with
+# 8 connections on 2 cores, the median is mostly the queue for the cores, and these say whose.
 #   bench/api-bench.sh [MEETINGS] [SECONDS]
 # BENCH_STORES ("sqlite postgresql") picks the stores; BENCH_NICE=-10 runs the server and wrk
 # at that priority (as root), for machines shared with builds; the figures then say so.
@@ -51,23 +53,47 @@ for q in remote design budget "battery%20life" "%22we%20should%22" "market%20res
   echo "/api/v1/search?q=$q"
 done > "$OUT/search-paths.txt"
 
+# CPU seconds (user + system) the server and, on PostgreSQL, its backends have used so far: the
+# scenarios divide the difference by their requests, to show where a request's time goes when
+# the cores are the queue.
+cpu_seconds() { # pid...
+  local ticks=0 pid v
+  for pid in "$@"; do
+    v=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
+    ticks=$(( ticks + ${v:-0} ))
+  done
+  echo "$ticks $(getconf CLK_TCK)" | awk '{printf "%.3f", $1 / $2}'
+}
+server_cpu() { cpu_seconds "$SERVER"; }
+database_cpu() { # this script's PostgreSQL server and its backends; 0 on SQLite (in the server's process)
+  local postmaster
+  postmaster=$(head -1 "$PG_DIR/data/postmaster.pid" 2>/dev/null || true)
+  if [ "$STORE" = postgresql ] && [ -n "$postmaster" ]; then cpu_seconds "$postmaster" $(pgrep -P "$postmaster"); else echo 0; fi
+}
+
 scenario() { # name key path-or-@file [connections, default 8]
   local name=$1 key=$2 target=$3 conns=${4:-8} file="$OUT/paths-$RANDOM.txt"
   if [[ $target == @* ]]; then file=${target#@}; else echo "$target" > "$file"; fi
   local threads=$(( conns < 2 ? 1 : 2 ))
   # Warm up, then measure.
   PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t"$threads" -c"$conns" -d3s -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
-  local out; out=$(PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t"$threads" -c"$conns" -d"${SECONDS_EACH}s" --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
-  local p50 p99 rps errors
+  local server_before database_before out
+  server_before=$(server_cpu); database_before=$(database_cpu)
+  out=$(PATHS="$file" KEY="$key" "${NICE[@]}" wrk -t"$threads" -c"$conns" -d"${SECONDS_EACH}s" --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
+  local p50 p99 rps errors requests server_ms database_ms
   p50=$(awk '$1=="50%"{print $2}' <<<"$out"); p99=$(awk '$1=="99%"{print $2}' <<<"$out")
   rps=$(awk '/Requests\/sec/{print $2}' <<<"$out")
   errors=$(awk '/Non-2xx/{print $5}' <<<"$out"); errors=${errors:-0}
-  printf '| %s | %s | %s | %s | %s |\n' "$name" "$p50" "$p99" "$rps" "$errors"
+  requests=$(awk '/requests in/{print $1}' <<<"$out")
+  server_ms=$(awk -v a="$server_before" -v b="$(server_cpu)" -v n="$requests" 'BEGIN{printf "%.2f", (b - a) * 1000 / n}')
+  database_ms=$(awk -v a="$database_before" -v b="$(database_cpu)" -v n="$requests" 'BEGIN{printf "%.2f", (b - a) * 1000 / n}')
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$p50" "$p99" "$rps" "$errors" "$server_ms" "$database_ms"
   [[ $target == @* ]] || rm -f "$file"
 }
 
 bench_store() { # sqlite | postgresql
   local store=$1
+  STORE=$store
   export MINUTES_INDEX_PATH="$OUT/index-$store" MINUTES_HTTP_PORT="$PORT"
   rm -rf "$MINUTES_INDEX_PATH"
   if [ "$store" = postgresql ]; then
@@ -125,8 +151,8 @@ bench_store() { # sqlite | postgresql
   echo
   echo "**$store** ($MEETINGS meetings)"
   echo
-  echo "| request (8 connections, ${SECONDS_EACH}s each) | p50 | p99 | req/s | non-2xx |"
-  echo "|---|---|---|---|---|"
+  echo "| request (8 connections, ${SECONDS_EACH}s each) | p50 | p99 | req/s | non-2xx | server CPU ms/req | database CPU ms/req |"
+  echo "|---|---|---|---|---|---|---|"
   scenario "reference: GET /healthz (HTTP only)" "$key" "/healthz"
   scenario "GET /action-items" "$key" "/api/v1/action-items"
   scenario "GET /action-items?status=open&verdict=open" "$key" "/api/v1/action-items?status=open&verdict=open"
