@@ -105,7 +105,7 @@ public final class IndexBuilds {
         }
         if (max == g.seq()) return new CatchUp(0, 0, null);
         List<String> ids = new ArrayList<>();
-        for (BytesRef id : changedSince(c, g.seq())) ids.add(id.utf8ToString());
+        for (BytesRef id : changedSince(c, g.seq()).changed()) ids.add(id.utf8ToString());
         Indexer.Stats stats = Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
         g.commit(max);
         return new CatchUp(ids.size(), stats.deleted(), null);
@@ -115,20 +115,34 @@ public final class IndexBuilds {
     }
   }
 
-  static final String CHANGED_SINCE = "SELECT meeting_id FROM change_log WHERE seq > ?";
+  /**
+   * What a search needs of the database besides the index, read in one statement (each
+   * statement is a round trip to PostgreSQL): how far the change history is pruned, and the
+   * meetings changed after a generation's seq, each once.
+   */
+  record Since(long prunedThrough, List<BytesRef> changed) {}
+
+  // change_log unaliased, so that SQLite's query plan names it (SearchSyncTest).
+  static final String CHANGED_SINCE = "SELECT change_state.pruned_through, change_log.meeting_id FROM change_state"
+      + " LEFT JOIN change_log ON change_log.seq > ? WHERE change_state.id = 1";
 
   /**
-   * Meetings changed after seq: cheap, since seq is the primary key and the range is usually
-   * empty. Not {@code SELECT DISTINCT}: SQLite answers that by scanning all of change_log
-   * through its meeting_id index, at a cost that grows with every import.
+   * Cheap, since seq is change_log's primary key and the range is usually empty. Not {@code
+   * SELECT DISTINCT}: SQLite answers that by scanning all of change_log through its meeting_id
+   * index, at a cost that grows with every import.
    */
-  static List<BytesRef> changedSince(Connection c, long seq) throws SQLException {
+  static Since changedSince(Connection c, long seq) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(CHANGED_SINCE)) {
       ps.setLong(1, seq);
       try (ResultSet rs = ps.executeQuery()) {
+        long prunedThrough = 0;
         Set<BytesRef> ids = new LinkedHashSet<>();
-        while (rs.next()) ids.add(new BytesRef(rs.getString(1)));
-        return List.copyOf(ids);
+        while (rs.next()) {
+          prunedThrough = rs.getLong(1);
+          String id = rs.getString(2);
+          if (id != null) ids.add(new BytesRef(id));
+        }
+        return new Since(prunedThrough, List.copyOf(ids));
       }
     }
   }

@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.keys.Principal;
-import minutes.store.ChangeHistory;
 import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.CorruptIndexException;
@@ -172,10 +171,11 @@ public final class SearchIndex implements AutoCloseable {
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
+      IndexBuilds.Since since = IndexBuilds.changedSince(db, seq);
       // Changes up to the pruned number are gone from change_log, so the exclusion below could
       // not see them: such an index (a node stopped for longer than the history is kept) is
       // being rebuilt by the sync thread, and answers nothing meanwhile.
-      if (seq < ChangeHistory.state(db).prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+      if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       IndexSearcher s;
       try {
         s = g.acquire();
@@ -187,7 +187,7 @@ public final class SearchIndex implements AutoCloseable {
       try {
         if (q.isEmpty()) return List.of();
         Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout);
-        return hits.find(split, principal, q, filters, IndexBuilds.changedSince(db, seq), limit);
+        return hits.find(split, principal, q, filters, since.changed(), limit);
       } catch (IOException e) {
         throw unreadable(g, e);
       } finally {
