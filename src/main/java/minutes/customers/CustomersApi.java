@@ -15,6 +15,7 @@ import minutes.keys.Visibility;
 import minutes.meetings.MeetingOrder;
 import minutes.store.Db;
 import minutes.store.Dialect;
+import minutes.store.KeptByVersion;
 import minutes.store.Sql;
 
 /**
@@ -34,9 +35,8 @@ public final class CustomersApi {
   private record Companies(long imports, List<Customer> list) {}
 
   private final Map<Long, Companies> companiesByWorkspace = new ConcurrentHashMap<>();
-  /** Answers counted from the snapshot, by "import count|workspace|viewer". */
-  private final Map<String, CustomerList> answers = new ConcurrentHashMap<>();
-  private static final int MAX_ANSWERS = 256; // bounded: personal keys each have their own
+  /** Answers counted from the snapshot, by import count and "workspace|viewer" (personal keys each have their own). */
+  private final KeptByVersion<CustomerList> answers = new KeptByVersion<>(256);
 
   public CustomersApi(MeetingOrder meetings) {
     this.meetings = meetings;
@@ -53,9 +53,9 @@ public final class CustomersApi {
   public CustomerList list(Request r) throws SQLException {
     Principal who = r.principal();
     Optional<Long> imports = Db.knownImportCount(r.db());
-    String answerKey = imports.map(n -> n + "|" + who.workspaceId() + "|" + Visibility.of(who).viewer()).orElse(null);
-    CustomerList known = answerKey == null ? null : answers.get(answerKey);
-    if (known != null) return known;
+    String answerKey = who.workspaceId() + "|" + Visibility.of(who).viewer();
+    Optional<CustomerList> known = imports.flatMap(n -> answers.get(n, answerKey));
+    if (known.isPresent()) return known.get();
     Optional<Long> version = Db.knownDataVersion(r.db());
     List<Customer> companies = companies(r.db(), imports, who.workspaceId());
     Optional<List<MeetingOrder.TookPart>> took = version.flatMap(v ->
@@ -71,10 +71,7 @@ public final class CustomersApi {
     }
     counted.sort(BY_LAST_MEETING);
     CustomerList answer = new CustomerList(List.copyOf(counted));
-    if (answerKey != null) {
-      if (answers.size() >= MAX_ANSWERS) answers.clear();
-      answers.put(answerKey, answer);
-    }
+    imports.ifPresent(n -> answers.put(n, answerKey, answer));
     return answer;
   }
 

@@ -4,28 +4,22 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Totals of list queries, remembered per data version: the data only changes by import, and
- * counting 14,000 meetings on every page request cost more than the page itself. A total is
- * keyed by the version the request's read transaction sees, so it is never one of another
- * snapshot. Thread-safe.
+ * Totals of list queries, remembered per data version ({@link KeptByVersion}): the data only
+ * changes by import, and counting 14,000 meetings on every page request cost more than the page
+ * itself. Thread-safe.
  */
 public final class Totals {
-  private static final int MAX_ENTRIES = 10_000; // bounded: filters come from users
-
-  private final ConcurrentHashMap<String, Long> byQuery = new ConcurrentHashMap<>();
+  private final KeptByVersion<Long> byQuery = new KeptByVersion<>(10_000);
 
   /** The total of {@code query} (any text that tells filters apart) at {@code version}, when known. */
   public OptionalLong known(long version, String query) {
-    Long total = byQuery.get(version + " " + query);
-    return total == null ? OptionalLong.empty() : OptionalLong.of(total);
+    return byQuery.get(version, query).map(OptionalLong::of).orElse(OptionalLong.empty());
   }
 
   public void remember(long version, String query, long total) {
-    if (byQuery.size() >= MAX_ENTRIES) byQuery.clear();
-    byQuery.put(version + " " + query, total);
+    byQuery.put(version, query, total);
   }
 
   /**
