@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class App implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(App.class);
   private static final Set<String> CORE = Set.of("meeting");
-  private static final Set<String> TASKS = Set.of("meeting", "action_item", "change_log");
+  /** The task rows carry their meeting's title from migration V6 on. */
+  private static final Set<String> TASKS = Set.of("meeting", "action_item", "action_item.meeting_title", "change_log");
   private static final long GZIP_MIN_BYTES = 1024;
   private static final long STOP_WAIT_MILLIS = 1000;
   /** The largest request body read, for every route (/mcp is the only one that reads one). */

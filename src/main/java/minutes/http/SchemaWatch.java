@@ -6,25 +6,26 @@ import java.util.Set;
 import minutes.store.Dialect;
 
 /**
- * Knows which tables exist, so that an endpoint whose tables a pending migration would
- * create answers 503 (api-spec section 7) and comes alive once {@code migrate} has run,
- * without a restart. Re-reads the schema at most once a second while every table is there, and
- * on each request that needs a missing one (so migrate takes effect at once). Thread-safe.
+ * Knows which tables and columns exist, so that an endpoint whose tables or columns
+ * ("table.column") a pending migration would create answers 503 (api-spec section 7) and comes
+ * alive once {@code migrate} has run, without a restart. Re-reads the schema at most once a
+ * second while everything is there, and on each request that needs something missing (so
+ * migrate takes effect at once). Thread-safe.
  */
 public final class SchemaWatch {
   private static final long REFRESH_NANOS = 1_000_000_000L;
   static final int RETRY_AFTER_SECONDS = 30;
 
-  private volatile Set<String> tables = Set.of();
+  private volatile Set<String> tablesAndColumns = Set.of();
   private volatile long readAt = Long.MIN_VALUE;
 
   /**
-   * Throws 503 unless every table exists. Reads through the request's own connection: taking
+   * Throws 503 unless every table and column named exists. Reads through the request's own connection: taking
    * a second one from the pool while holding the first deadlocks once every request does so.
    */
   public void require(Connection c, Set<String> needed) throws SQLException {
     if (needed.isEmpty()) return;
-    Set<String> known = tables;
+    Set<String> known = tablesAndColumns;
     if (!known.containsAll(needed) || System.nanoTime() - readAt > REFRESH_NANOS) known = refresh(c);
     if (!known.containsAll(needed)) {
       throw ApiError.unavailable(RETRY_AFTER_SECONDS,
@@ -33,8 +34,8 @@ public final class SchemaWatch {
   }
 
   private Set<String> refresh(Connection c) throws SQLException {
-    Set<String> now = Dialect.of(c).tables(c);
-    tables = now;
+    Set<String> now = Dialect.of(c).tablesAndColumns(c);
+    tablesAndColumns = now;
     readAt = System.nanoTime();
     return now;
   }

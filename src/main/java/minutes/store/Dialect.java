@@ -39,6 +39,11 @@ public enum Dialect {
     }
 
     @Override
+    String columnsQuery() {
+      return "SELECT t.name, c.name FROM sqlite_schema t JOIN pragma_table_info(t.name) c WHERE t.type = 'table'";
+    }
+
+    @Override
     public String orderedJoin() {
       return "CROSS JOIN"; // SQLite's way of fixing the join order; same rows as JOIN
     }
@@ -120,6 +125,11 @@ public enum Dialect {
     @Override
     String tablesQuery() {
       return "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
+    }
+
+    @Override
+    String columnsQuery() {
+      return "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()";
     }
 
     @Override
@@ -254,6 +264,9 @@ public enum Dialect {
 
   abstract String tablesQuery();
 
+  /** Each column of each table: (table, column). */
+  abstract String columnsQuery();
+
   /** The join keyword that keeps the written join order where SQLite's planner would pick a bad one. */
   public abstract String orderedJoin();
 
@@ -286,9 +299,22 @@ public enum Dialect {
    */
   public abstract Erasure eraseDeleted(Connection c, String mark, Duration patience) throws SQLException;
 
-  /** Names of the tables that exist now: endpoints whose tables are missing answer 503. */
+  /** Names of the tables that exist now. */
   public Set<String> tables(Connection c) throws SQLException {
     return Set.copyOf(new Sql(tablesQuery()).list(c, rs -> rs.getString(1)));
+  }
+
+  /**
+   * The tables that exist now and their columns as "table.column": an endpoint whose tables or
+   * columns a pending migration would create answers 503 (some migrations only add a column).
+   */
+  public Set<String> tablesAndColumns(Connection c) throws SQLException {
+    Set<String> names = new java.util.HashSet<>();
+    new Sql(columnsQuery()).list(c, rs -> {
+      names.add(rs.getString(1));
+      return names.add(rs.getString(1) + "." + rs.getString(2));
+    });
+    return Set.copyOf(names);
   }
 
   /**

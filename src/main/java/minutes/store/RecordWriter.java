@@ -66,8 +66,8 @@ final class RecordWriter implements AutoCloseable {
         VALUES (?, ?, ?, ?, ?, ?, ?)""");
     insertTask = c.prepareStatement("""
         INSERT INTO action_item(id, protocol_id, meeting_id, workspace_id, position, task, owner_name, due,
-          due_key, verdict, status, is_current, meeting_starts_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+          due_key, verdict, status, is_current, meeting_starts_at, meeting_title)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
     insertSegment = c.prepareStatement("""
         INSERT INTO transcript_segment(meeting_id, idx, speaker_name, speaker_email, start_ms, end_ms, text)
         VALUES (?, ?, ?, ?, ?, ?, ?)""");
@@ -147,7 +147,7 @@ final class RecordWriter implements AutoCloseable {
         String due = textOrNull(t, "due");
         batch(insertTask, Ids.canonical(t.get("id").asText()), protocolId, id, workspaceId, taskPosition++,
             t.get("task").asText(), textOrNull(t, "owner_name"), due, due == null ? "~" : due,
-            t.get("verdict").asText(), t.get("status").asText(), isCurrent, startsAt);
+            t.get("verdict").asText(), t.get("status").asText(), isCurrent, startsAt, title);
         tasks++;
       }
     }
