@@ -14,20 +14,25 @@ import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
+import minutes.http.Pagination;
 import minutes.store.Dialect;
 import minutes.store.ListOrder;
+import minutes.store.RawJson;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
 
 /**
  * Every meeting in each order of GET /meetings, per workspace, with the values its filters
- * test, as of one data version. In SQLite a deep page made the query step over every skipped
- * index entry (offset 10,000: about 0.35 ms) and {@code q} scanned titles with LIKE; here both
- * are array work, and the page's rows are read from the database by row number in the request's own
- * transaction ({@link DataSnapshot} says when the arrays are used at all). The orders come
- * from SQLite's own ORDER BY, so they sort text exactly as the SQL answer does. The same
- * snapshot counts the meetings each company took part in for GET /customers ({@link #tookPart}).
- * Thread-safe.
+ * test and its list row as JSON, as of one data version. In SQLite a deep page made the query
+ * step over every skipped index entry (offset 10,000: about 0.35 ms) and {@code q} scanned
+ * titles with LIKE; here both are array work, and a page is answered from memory
+ * ({@link DataSnapshot} says when the snapshot is used at all: only when the request's own
+ * transaction sees its data version). Reading a 200-row page's rows by row number cost
+ * PostgreSQL about 1 ms of CPU a request; the rows take about 350 bytes each of heap
+ * (docs/OPERATIONS.md, "Memory and list orders"). The rows are rendered as the SQL answer renders them
+ * ({@link MeetingsApi#ROW_JSON}) and the orders come from the database's own ORDER BY, so they
+ * sort text exactly as the SQL answer does. The same snapshot counts the meetings each company
+ * took part in for GET /customers ({@link #tookPart}). Thread-safe.
  */
 public final class MeetingOrder implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
@@ -87,11 +92,11 @@ public final class MeetingOrder implements AutoCloseable {
   }
 
   /** The page from the snapshot of {@code version}; empty (and a rebuild started) when there is none yet. */
-  Optional<ListOrder.Page> page(long version, Principal who, Query f, int offset, int limit) {
+  Optional<Pagination.Page<RawJson>> page(long version, Principal who, Query f, int offset, int limit) {
     Optional<Snapshot> held = snapshot.at(version);
     if (held.isEmpty()) return Optional.empty();
     Meetings m = held.get().byWorkspace.get(who.workspaceId());
-    if (m == null) return Optional.of(ListOrder.EMPTY);
+    if (m == null) return Optional.of(new Pagination.Page<>(List.of(), new Pagination(limit, offset, 0)));
     String viewer = Visibility.of(who).viewer();
     BitSet visible = visible(held.get(), who);
     byte status = Vocabulary.code(Vocabulary.MEETING_STATUSES, f.status());
@@ -127,11 +132,14 @@ public final class MeetingOrder implements AutoCloseable {
       }
 
       @Override
-      public long rowid(int position) {
-        return m.rowid[slot(position)];
+      public long id(int position) {
+        return slot(position);
       }
     };
-    return Optional.of(ListOrder.page(m.size, entries, filterKey, offset, limit, totals, version));
+    ListOrder.Page page = ListOrder.page(m.size, entries, filterKey, offset, limit, totals, version);
+    List<RawJson> rows = new ArrayList<>(page.ids().length);
+    for (long slot : page.ids()) rows.add(m.row[(int) slot]);
+    return Optional.of(new Pagination.Page<>(rows, new Pagination(limit, offset, page.total())));
   }
 
   private static Snapshot load(Connection c) throws SQLException {
@@ -140,16 +148,18 @@ public final class MeetingOrder implements AutoCloseable {
     Map<String, Integer> slotOf = new HashMap<>(); // meeting id -> slot in its workspace's arrays
     // Slots in starts_at order, so that order is the slots themselves; the others are read below.
     MeetingsApi.Order slotOrder = MeetingsApi.Order.STARTS_AT;
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT m.workspace_id, " + Dialect.of(c).rowid("m") + ", m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
-            + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
+    Dialect dialect = Dialect.of(c);
+    int w = MeetingsApi.ROW_JSON.width(dialect); // the row's columns come first
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + MeetingsApi.ROW_JSON.in(dialect)
+        + ", m.workspace_id, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
+        + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
       while (rs.next()) {
-        Meetings m = byWorkspace.get(rs.getLong(1));
-        slotOf.put(rs.getString(3), m.size);
+        Meetings m = byWorkspace.get(rs.getLong(w + 1));
+        slotOf.put(rs.getString(w + 2), m.size);
         m.orders[slotOrder.ordinal()][m.size] = m.size;
-        m.add(rs.getLong(2), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(4)),
-            Vocabulary.code(Vocabulary.PLATFORMS, rs.getString(5)), Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(6)),
-            rs.getString(7), rs.getString(8));
+        m.add(MeetingsApi.ROW_JSON.read(rs, dialect), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(w + 3)),
+            Vocabulary.code(Vocabulary.PLATFORMS, rs.getString(w + 4)),
+            Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(w + 5)), rs.getString(w + 6), rs.getString(w + 7));
       }
     }
     for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
@@ -208,7 +218,8 @@ public final class MeetingOrder implements AutoCloseable {
   /** Parallel arrays, one slot per meeting of a workspace, in starts_at order; orders[o] lists slots in order o. */
   private static final class Meetings {
     int size;
-    final long[] rowid;
+    /** The meeting as a row of the list, as {@link MeetingsApi#ROW_JSON} renders it. */
+    final RawJson[] row;
     final byte[] status;
     final byte[] platform;
     final byte[] source;
@@ -221,7 +232,7 @@ public final class MeetingOrder implements AutoCloseable {
     final Map<String, int[]> slotsByDomain = new HashMap<>();
 
     Meetings(int capacity) {
-      rowid = new long[capacity];
+      row = new RawJson[capacity];
       status = new byte[capacity];
       platform = new byte[capacity];
       source = new byte[capacity];
@@ -231,8 +242,8 @@ public final class MeetingOrder implements AutoCloseable {
       orders = new int[MeetingsApi.Order.values().length][capacity];
     }
 
-    void add(long id, byte st, byte pl, byte so, String at, String title) {
-      rowid[size] = id;
+    void add(RawJson json, byte st, byte pl, byte so, String at, String title) {
+      row[size] = json;
       status[size] = st;
       platform[size] = pl;
       source[size] = so;

@@ -21,7 +21,6 @@ import minutes.store.Db;
 import minutes.store.Dialect;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
-import minutes.store.ListOrder;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Totals;
@@ -38,7 +37,8 @@ public final class MeetingsApi {
     this.totals = totals;
   }
 
-  private static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
+  /** A row of the list, from SQL here and for the in-memory order ({@link MeetingOrder}). */
+  static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
       "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
       "m.organizer_email");
 
@@ -78,17 +78,8 @@ public final class MeetingsApi {
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
     Optional<Long> version = Db.knownDataVersion(r.db());
-    Optional<ListOrder.Page> fromIndex = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
-    if (fromIndex.isPresent()) {
-      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
-          new Pagination(limit, offset, fromIndex.get().total()));
-    }
-    return fromSql(r.db(), version, r.principal(), query, offset, limit);
-  }
-
-  /** The page's rows, read in the request's transaction, in the in-memory order's sequence. */
-  static List<RawJson> byRowid(Connection c, long[] rowids) throws SQLException {
-    return JsonRows.byRowid(c, ROW_JSON, "FROM meeting m", "m", rowids);
+    Optional<Pagination.Page<RawJson>> fromOrder = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
+    return fromOrder.isPresent() ? fromOrder.get() : fromSql(r.db(), version, r.principal(), query, offset, limit);
   }
 
   /**

@@ -12,8 +12,11 @@ import java.util.OptionalLong;
 public final class ListOrder {
   private ListOrder() {}
 
-  /** One page: the total ignoring limit and offset, and the page's rowids in order. */
-  public record Page(long total, long[] rowids) {}
+  /**
+   * One page: the total ignoring limit and offset, and the page's entries in order, by
+   * {@link Entries#id}.
+   */
+  public record Page(long total, long[] ids) {}
 
   public static final Page EMPTY = new Page(0, new long[0]);
 
@@ -22,7 +25,8 @@ public final class ListOrder {
     /** Whether the entry at this position passes the filter. */
     boolean keep(int position);
 
-    long rowid(int position);
+    /** What the caller finds the entry's row by: a row number in the database, or a slot of its own. */
+    long id(int position);
   }
 
   /**
@@ -36,7 +40,7 @@ public final class ListOrder {
       int from = Math.min(offset, size);
       int to = (int) Math.min((long) from + limit, size);
       long[] page = new long[to - from];
-      for (int i = from; i < to; i++) page[i - from] = entries.rowid(i);
+      for (int i = from; i < to; i++) page[i - from] = entries.id(i);
       return new Page(size, page);
     }
     OptionalLong knownTotal = totals.known(version, filterKey);
@@ -45,7 +49,7 @@ public final class ListOrder {
     long total = 0;
     for (int i = 0; i < size; i++) {
       if (!entries.keep(i)) continue;
-      if (total >= offset && filled < limit) page[filled++] = entries.rowid(i);
+      if (total >= offset && filled < limit) page[filled++] = entries.id(i);
       total++;
       if (knownTotal.isPresent() && filled == limit) break;
     }

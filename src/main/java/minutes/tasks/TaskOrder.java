@@ -83,7 +83,7 @@ public final class TaskOrder implements AutoCloseable {
       }
 
       @Override
-      public long rowid(int position) {
+      public long id(int position) {
         return tasks.rowid[first + position];
       }
     };

@@ -87,7 +87,7 @@ public final class TasksApi {
     long version = minutes.store.Db.dataVersion(r.db());
     Optional<minutes.store.ListOrder.Page> fromIndex = order.page(version, r.principal(), f, offset, limit);
     if (fromIndex.isPresent()) {
-      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().rowids()),
+      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().ids()),
           new Pagination(limit, offset, fromIndex.get().total()));
     }
     return allFromSql(r.db(), version, r.principal(), f, offset, limit);

@@ -104,7 +104,7 @@ class TaskOrderTest {
             minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
             Pagination.Page<minutes.store.RawJson> sql = fromSql.allFromSql(c, version, who, f, window[0], window[1]);
             assertEquals(sql.pagination().total(), page.total(), who + " " + f);
-            assertEquals(sql.data(), TasksApi.byRowid(c, page.rowids()), who + " " + f);
+            assertEquals(sql.data(), TasksApi.byRowid(c, page.ids()), who + " " + f);
             compared++;
             if (!sql.data().isEmpty()) withRows++;
           }
@@ -117,7 +117,7 @@ class TaskOrderTest {
       // The unfiltered first page: the workspace keys of a and b and the personal key of u@a.example
       // see tasks; Ü@a.example is nobody's viewer (NOCASE folds ASCII only) and sees none.
       for (Principal who : keys) {
-        int rows = index.page(version, who, filters.get(0), 0, 200).orElseThrow().rowids().length;
+        int rows = index.page(version, who, filters.get(0), 0, 200).orElseThrow().ids().length;
         if (who.keyId().equals("k4")) assertEquals(0, rows, who + " sees no task");
         else assertTrue(rows > 0, who + " sees tasks on the unfiltered first page");
       }
