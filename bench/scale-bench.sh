@@ -50,35 +50,7 @@ for n in "$BASE" "$BIG"; do
   if [ "$n" = "$BASE" ]; then mkdir -p "$QUERIES" && cp "$out/queries.txt" "$out/paths.txt" "$QUERIES/"; fi
 
   # Restarts, with the classes search-bench.sh copied and its JVM options (as run.sh).
-  JAVA="$(./run.sh java-home)/bin/java"
-  PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  export MINUTES_DB_PATH="$out/minutes.db" MINUTES_INDEX_PATH="$out/index" MINUTES_HTTP_PORT="$PORT"
-  KEY=$("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$out/cp/classes:$out/cp/lib/*" \
-    minutes.cli.Main keys create --workspace bench-1 --scopes meetings:read --name scale-bench | tail -1)
-  restart() { # prints the milliseconds from start to the first search answered 200
-    local t0 server ms=""
-    t0=$(date +%s%N)
-    "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$out/cp/classes:$out/cp/lib/*" \
-      minutes.cli.Main serve > "$out/restart.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 1200); do
-      if [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $KEY" \
-          "http://127.0.0.1:$PORT/api/v1/search?q=budget%20meeting")" = 200 ]; then
-        ms=$(( ($(date +%s%N) - t0) / 1000000 )); break
-      fi
-      sleep 0.05
-    done
-    kill "$server"; wait "$server" 2>/dev/null || true
-    echo "${ms:-never (60 s)}"
-  }
-  warm=$(for _ in 1 2 3; do restart; done | paste -sd, -)
-  if [ "$(id -u)" = 0 ]; then
-    sync; echo 3 > /proc/sys/vm/drop_caches
-    cold=$(restart)
-  else
-    cold="not measured (dropping the page cache needs root)"
-  fi
-  echo "restart to the first search answered: ${warm//,/, } ms (files in the page cache); $cold ms after dropping the page cache"
+  bench/restart-bench.sh "$out/minutes.db" "$out/index" bench-1 "$out/cp"
 done
 echo
 echo "command: bench/scale-bench.sh $BIG $BASE $WRK_SECONDS; $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
