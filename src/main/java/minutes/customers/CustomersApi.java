@@ -56,7 +56,7 @@ public final class CustomersApi {
     String answerKey = who.workspaceId() + "|" + Visibility.of(who).viewer();
     Optional<CustomerList> known = imports.flatMap(n -> answers.get(n, answerKey));
     if (known.isPresent()) return known.get();
-    Optional<Long> version = Db.knownDataVersion(r.db());
+    Optional<Long> version = r.knownDataVersion();
     List<Customer> companies = companies(r.db(), imports, who.workspaceId());
     Optional<List<MeetingOrder.TookPart>> took = version.flatMap(v ->
         meetings.tookPart(v, who, companies.stream().map(Customer::domains).toList()));

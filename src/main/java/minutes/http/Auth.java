@@ -21,6 +21,12 @@ public final class Auth {
 
   /** The request's caller; the key's id goes into the access log. */
   public static Principal authenticate(HttpServerExchange ex, Connection c) throws SQLException {
+    return authenticate(ex, c, false).principal();
+  }
+
+  /** {@link #authenticate}, with the data version when asked for ({@link ApiKeys#resolve}). */
+  public static ApiKeys.Resolved authenticate(HttpServerExchange ex, Connection c, boolean withDataVersion)
+      throws SQLException {
     String header = ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
     if (header == null || header.isBlank()) {
       throw ApiError.unauthorized("send the key as Authorization: Bearer <key>");
@@ -29,9 +35,9 @@ public final class Auth {
     if (!m.matches()) {
       throw ApiError.unauthorized("the Authorization header must be Bearer followed by a space and the key");
     }
-    Principal principal = ApiKeys.resolve(c, m.group(1))
+    ApiKeys.Resolved key = ApiKeys.resolve(c, m.group(1), withDataVersion)
         .orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
-    ex.putAttachment(AccessLog.KEY_ID, principal.keyId());
-    return principal;
+    ex.putAttachment(AccessLog.KEY_ID, key.principal().keyId());
+    return key;
   }
 }

@@ -9,7 +9,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.store.Db;
@@ -56,9 +58,9 @@ public final class Routes {
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       Object body = read(c -> {
-        Principal principal = admit(ex, c);
+        ApiKeys.Resolved caller = admit(ex, c, Db.hasChangeLog(c));
         Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
-        return answer(api, principal, new Params(ex), path, c);
+        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
       });
       Json.ok(ex, body);
     });
@@ -69,9 +71,13 @@ public final class Routes {
    * against its rate limit (429 when over it). Every keyed entry point, REST and /mcp, comes here.
    */
   public Principal admit(HttpServerExchange ex, Connection c) throws SQLException {
-    Principal principal = Auth.authenticate(ex, c);
-    rateLimit.admit(ex, principal.keyId());
-    return principal;
+    return admit(ex, c, false).principal();
+  }
+
+  private ApiKeys.Resolved admit(HttpServerExchange ex, Connection c, boolean withDataVersion) throws SQLException {
+    ApiKeys.Resolved caller = Auth.authenticate(ex, c, withDataVersion);
+    rateLimit.admit(ex, caller.principal().keyId());
+    return caller;
   }
 
   /** {@link #admit} on a connection of its own, for a caller that reads nothing else (/mcp). */
@@ -86,7 +92,7 @@ public final class Routes {
   public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
     Api api = apis.get(template);
     if (api == null) throw new IllegalArgumentException("no API route " + template);
-    return read(c -> answer(api, principal, params, path, c));
+    return read(c -> answer(api, principal, OptionalLong.empty(), params, path, c));
   }
 
   /** The scope the API route {@code template} needs. */
@@ -96,11 +102,11 @@ public final class Routes {
     return api.scope();
   }
 
-  private Object answer(Api api, Principal principal, Params params, Map<String, String> path, Connection c)
-      throws Exception {
+  private Object answer(Api api, Principal principal, OptionalLong dataVersion, Params params,
+      Map<String, String> path, Connection c) throws Exception {
     if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
     schema.require(c, api.tables());
-    return api.endpoint().answer(new Request(principal, params, path, c));
+    return api.endpoint().answer(new Request(principal, params, path, c, dataVersion));
   }
 
   /**

@@ -10,11 +10,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import minutes.http.Pagination;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
-import minutes.http.Pagination;
 import minutes.store.Dialect;
 import minutes.store.ListOrder;
 import minutes.store.RawJson;
@@ -28,7 +28,7 @@ import minutes.store.Vocabulary;
  * titles with LIKE; here both are array work, and a page is answered from memory
  * ({@link DataSnapshot} says when the snapshot is used at all: only when the request's own
  * transaction sees its data version). Reading a 200-row page's rows by row number cost
- * PostgreSQL about 1 ms of CPU a request; the rows take about 350 bytes each of heap
+ * PostgreSQL about 1 ms of CPU a request; the rows take about 330 bytes each of heap
  * (docs/OPERATIONS.md, "Memory and list orders"). The rows are rendered as the SQL answer renders them
  * ({@link MeetingsApi#ROW_JSON}) and the orders come from the database's own ORDER BY, so they
  * sort text exactly as the SQL answer does. The same snapshot counts the meetings each company

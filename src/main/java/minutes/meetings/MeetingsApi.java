@@ -77,7 +77,7 @@ public final class MeetingsApi {
     int offset = p.offset();
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
-    Optional<Long> version = Db.knownDataVersion(r.db());
+    Optional<Long> version = r.knownDataVersion();
     Optional<Pagination.Page<RawJson>> fromOrder = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
     return fromOrder.isPresent() ? fromOrder.get() : fromSql(r.db(), version, r.principal(), query, offset, limit);
   }

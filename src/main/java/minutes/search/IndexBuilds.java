@@ -120,7 +120,10 @@ public final class IndexBuilds {
    * statement is a round trip to PostgreSQL): how far the change history is pruned, and the
    * meetings changed after a generation's seq, each once.
    */
-  record Since(long prunedThrough, List<BytesRef> changed) {}
+  record Since(long prunedThrough, List<BytesRef> changed) {
+    /** An index at the data version: nothing changed after it, nothing pruned beyond it. */
+    static final Since NOTHING = new Since(0, List.of());
+  }
 
   // change_log unaliased, so that SQLite's query plan names it (SearchSyncTest).
   static final String CHANGED_SINCE = "SELECT change_state.pruned_through, change_log.meeting_id FROM change_state"

@@ -44,7 +44,8 @@ public final class SearchApi {
     SearchFilters filters = new SearchFilters(from, to, platform, participant, companyDomains);
     try {
       return new SearchHit.Result(query.text,
-          index.search(r.db(), r.principal(), query, filters, limit, new QueryTimeoutImpl(timeoutMillis)));
+          index.search(r.db(), r.versionSeen(), r.principal(), query, filters, limit,
+              new QueryTimeoutImpl(timeoutMillis)));
     } catch (SearchUnavailable e) {
       if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
       throw ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -162,16 +163,20 @@ public final class SearchIndex implements AutoCloseable {
    * The hits of q that the principal may see and that pass the filters, best first, at most
    * one per meeting ({@link Hits}), from the live generation; within {@code timeout}.
    * {@code db}: the request's read transaction, to see which meetings changed since the
-   * searcher's data. Fails with {@link SearchUnavailable} while there is no usable index, when
+   * searcher's data; {@code dataVersion}: its data version when already read (then an index at
+   * that version needs no statement: nothing changed since, and history is never pruned up to
+   * the newest entry). Fails with {@link SearchUnavailable} while there is no usable index, when
    * the index cannot be read (the sync thread then verifies it), and past the timeout.
    */
-  List<SearchHit> search(Connection db, Principal principal, SearchQuery q, SearchFilters filters, int limit,
-      QueryTimeout timeout) throws SQLException, SearchUnavailable {
+  List<SearchHit> search(Connection db, OptionalLong dataVersion, Principal principal, SearchQuery q,
+      SearchFilters filters, int limit, QueryTimeout timeout) throws SQLException, SearchUnavailable {
     while (true) {
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
-      IndexBuilds.Since since = IndexBuilds.changedSince(db, seq);
+      IndexBuilds.Since since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
+          ? IndexBuilds.Since.NOTHING
+          : IndexBuilds.changedSince(db, seq);
       // Changes up to the pruned number are gone from change_log, so the exclusion below could
       // not see them: such an index (a node stopped for longer than the history is kept) is
       // being rebuilt by the sync thread, and answers nothing meanwhile.

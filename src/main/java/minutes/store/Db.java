@@ -83,6 +83,14 @@ public final class Db implements AutoCloseable {
   /** "URL table" of the tables seen by {@link #ifTableExists}: no migration drops one, so one look is enough. */
   private static final java.util.Set<String> SEEN_TABLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /**
+   * True once {@link #knownDataVersion} has found change_log in this database: a statement may
+   * then read {@link #DATA_VERSION_VALUE} alongside what it reads anyway.
+   */
+  public static boolean hasChangeLog(Connection c) throws SQLException {
+    return SEEN_TABLES.contains(c.getMetaData().getURL() + " change_log");
+  }
+
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
   public static java.util.Optional<Long> knownDataVersion(Connection c) throws SQLException {
     return ifTableExists(c, "change_log", DATA_VERSION);
@@ -127,6 +135,13 @@ public final class Db implements AutoCloseable {
   }
 
   private static final String DATA_VERSION = "SELECT coalesce(max(seq), 0) FROM change_log";
+
+  /**
+   * {@link #dataVersion} as a value in another statement's select list: on PostgreSQL each
+   * statement is a round trip, and every keyed request reads its key first
+   * ({@code ApiKeys.resolve}).
+   */
+  public static final String DATA_VERSION_VALUE = "(" + DATA_VERSION + ")";
 
   /** The id of the workspace with this slug. */
   public static java.util.Optional<Long> workspaceId(Connection c, String slug) throws SQLException {

@@ -83,8 +83,8 @@ public final class TasksApi {
         p.oneOf("verdict", Vocabulary.VERDICTS), p.date("due_from"), p.date("due_to"));
     int limit = p.limit(200, 100);
     int offset = p.offset();
-    // Db.dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
-    long version = minutes.store.Db.dataVersion(r.db());
+    // dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
+    long version = r.dataVersion();
     Optional<minutes.store.ListOrder.Page> fromIndex = order.page(version, r.principal(), f, offset, limit);
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().ids()),

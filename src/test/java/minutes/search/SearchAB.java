@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Instant;
+import java.util.OptionalLong;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -127,15 +128,15 @@ public final class SearchAB {
       filters.put("company (the one with most meetings)", new SearchFilters(null, null, null, null, domains));
       Map<String, Variant> variants = new LinkedHashMap<>();
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        variants.put(f.getKey(), q -> index.search(c, p, SearchApi.query(q, index.analyzer()), f.getValue(), 50,
+        variants.put(f.getKey(), q -> index.search(c, OptionalLong.empty(), p, SearchApi.query(q, index.analyzer()), f.getValue(), 50,
             new QueryTimeoutImpl(2000)).size());
       }
       long meetings = new Sql("SELECT count(*) FROM meeting").count(c);
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        long passing = index.search(c, p, SearchApi.query("the", index.analyzer()), f.getValue(), (int) meetings,
+        long passing = index.search(c, OptionalLong.empty(), p, SearchApi.query("the", index.analyzer()), f.getValue(), (int) meetings,
             () -> false).size();
         System.out.printf("filter %s: %d of the %d meetings saying \"the\" pass%n", f.getKey(), passing,
-            index.search(c, p, SearchApi.query("the", index.analyzer()), SearchFilters.NONE, (int) meetings, () -> false)
+            index.search(c, OptionalLong.empty(), p, SearchApi.query("the", index.analyzer()), SearchFilters.NONE, (int) meetings, () -> false)
                 .size());
       }
       report("whole search (SearchIndex.search, limit 50, snippets)", interleaved(queries, rounds, variants));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -56,7 +57,7 @@ final class SearchData {
   /** What {@link SearchApi} asks the index for q, without filters or time limit. */
   static List<SearchHit> search(SearchIndex index, java.sql.Connection c, minutes.keys.Principal p, String q, int limit)
       throws java.sql.SQLException, SearchUnavailable {
-    return index.search(c, p, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, limit, () -> false);
+    return index.search(c, OptionalLong.empty(), p, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, limit, () -> false);
   }
 
   /** Imports what was added so far (and forgets it), as the import command would. */

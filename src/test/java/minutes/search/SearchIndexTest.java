@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.util.OptionalLong;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -400,7 +401,7 @@ class SearchIndexTest {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        return index.search(c, acme, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 50, limit);
+        return index.search(c, OptionalLong.empty(), acme, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 50, limit);
       } finally {
         c.rollback();
       }
