@@ -58,7 +58,7 @@ public final class Routes {
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       Object body = read(c -> {
-        ApiKeys.Resolved caller = admit(ex, c, Db.hasChangeLog(c));
+        ApiKeys.Resolved caller = admit(ex, c, schema.saw("change_log"));
         Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
         return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
       });

@@ -33,6 +33,14 @@ public final class SchemaWatch {
     }
   }
 
+  /**
+   * Whether the last look at the schema saw this table or column, without looking again: for a
+   * statement that may read it only where it exists (none is ever dropped).
+   */
+  public boolean saw(String tableOrColumn) {
+    return tablesAndColumns.contains(tableOrColumn);
+  }
+
   private Set<String> refresh(Connection c) throws SQLException {
     Set<String> now = Dialect.of(c).tablesAndColumns(c);
     tablesAndColumns = now;

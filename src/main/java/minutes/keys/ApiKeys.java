@@ -98,7 +98,7 @@ public final class ApiKeys {
   /**
    * The principal of a live key, or empty for an unknown or revoked one: one query on every
    * request, the workspace's domains included (a domain name holds no comma). With
-   * {@code withDataVersion} (only once change_log exists: {@link Db#hasChangeLog}) the same
+   * {@code withDataVersion} (only where change_log exists) the same
    * statement reads the data version ({@link Db#dataVersion}), which the lists and search need
    * next: one round trip fewer a request on PostgreSQL. Read first in the request's
    * transaction, it is the version of the snapshot every later statement sees.

@@ -83,14 +83,6 @@ public final class Db implements AutoCloseable {
   /** "URL table" of the tables seen by {@link #ifTableExists}: no migration drops one, so one look is enough. */
   private static final java.util.Set<String> SEEN_TABLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  /**
-   * True once {@link #knownDataVersion} has found change_log in this database: a statement may
-   * then read {@link #DATA_VERSION_VALUE} alongside what it reads anyway.
-   */
-  public static boolean hasChangeLog(Connection c) throws SQLException {
-    return SEEN_TABLES.contains(c.getMetaData().getURL() + " change_log");
-  }
-
   /** {@link #dataVersion}, or empty on a database from before the change log (migration 3). */
   public static java.util.Optional<Long> knownDataVersion(Connection c) throws SQLException {
     return ifTableExists(c, "change_log", DATA_VERSION);
