@@ -19,11 +19,6 @@ import minutes.store.Db;
 public record Request(Principal principal, Params params, Map<String, String> pathParams, Connection db,
     OptionalLong versionSeen) {
 
-  /** A request whose data version is read when asked for. */
-  public Request(Principal principal, Params params, Map<String, String> pathParams, Connection db) {
-    this(principal, params, pathParams, db, OptionalLong.empty());
-  }
-
   /** A path parameter of the route template, never a query parameter of the same name. */
   public String path(String name) {
     return pathParams.get(name);

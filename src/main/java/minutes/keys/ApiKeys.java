@@ -98,18 +98,18 @@ public final class ApiKeys {
   /**
    * The principal of a live key, or empty for an unknown or revoked one: one query on every
    * request, the workspace's domains included (a domain name holds no comma). With
-   * {@code withDataVersion} (only where change_log exists) the same
-   * statement reads the data version ({@link Db#dataVersion}), which the lists and search need
+   * {@code withDataVersion} (only where change_log exists) the
+   * same statement reads the data version ({@link Db#dataVersion}), which the lists and search need
    * next: one round trip fewer a request on PostgreSQL. Read first in the request's
    * transaction, it is the version of the snapshot every later statement sees.
    */
   public static Optional<Resolved> resolve(Connection c, String secret, boolean withDataVersion) throws SQLException {
     return new Sql("""
         SELECT k.id, k.workspace_id, k.user_email, k.scopes,
-               (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id), """
-        + (withDataVersion ? Db.DATA_VERSION_VALUE : "NULL") + """
-
-        FROM api_key k WHERE k.secret_hash = ? AND k.revoked_at IS NULL""", (Object) hash(secret))
+               (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id),
+               %s
+        FROM api_key k WHERE k.secret_hash = ? AND k.revoked_at IS NULL"""
+        .formatted(withDataVersion ? Db.DATA_VERSION_VALUE : "NULL"), (Object) hash(secret))
         .one(c, rs -> {
           String domains = rs.getString(5);
           Principal principal = new Principal(rs.getString(1), rs.getLong(2), rs.getString(3),

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -82,7 +83,7 @@ class CustomerCountsTest {
             new Principal("k4", 1, "nobody@a.example", Set.of(Scope.MEETINGS_READ), Set.of()),
             new Principal("k5", 2, null, Set.of(Scope.MEETINGS_READ), Set.of()))) {
           assertTrue(order.tookPart(Db.dataVersion(c), who, List.of()).isPresent(), "the snapshot answers, not SQL");
-          CustomersApi.CustomerList fromMemory = api.list(new Request(who, new Params(Map.of()), Map.of(), c));
+          CustomersApi.CustomerList fromMemory = api.list(new Request(who, new Params(Map.of()), Map.of(), c, OptionalLong.empty()));
           assertEquals(CustomersApi.fromSql(c, who), fromMemory, who.toString());
           compared++;
           withMeetings += (int) fromMemory.data().stream().filter(x -> x.meetingCount() > 0).count();
@@ -90,7 +91,7 @@ class CustomerCountsTest {
         assertEquals(5, compared);
         // Equal empty lists prove nothing: the seeded data gives most keys companies with meetings.
         assertTrue(withMeetings >= 10, "companies with meetings over all keys: " + withMeetings);
-        assertTrue(api.list(new Request(new Principal("k1", 1, null, Set.of(), Set.of()), new Params(Map.of()), Map.of(), c))
+        assertTrue(api.list(new Request(new Principal("k1", 1, null, Set.of(), Set.of()), new Params(Map.of()), Map.of(), c, OptionalLong.empty()))
             .data().stream().anyMatch(x -> x.meetingCount() == 0), "a workspace key also lists companies without meetings");
       }
     }
