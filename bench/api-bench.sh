@@ -111,8 +111,11 @@ bench_store() { # sqlite | postgresql
   echo "$import_line" >&2
   if [ "$store" = postgresql ]; then
     # As after any bulk load (docs/CLUSTER.md): else autovacuum visits the new tables during the
-    # first scenarios and their p99 measures it, not the API.
+    # first scenarios and their p99 measures it, not the API. The CHECKPOINT likewise: the import
+    # started one (WAL volume) that spreads its writes over minutes, and at 05:41 on 2026-11-26 it
+    # was still writing through every scenario (the first had a p99 of 946 ms).
     pg_psql "$PG_DIR" -d minutes -c "VACUUM (ANALYZE)"
+    pg_psql "$PG_DIR" -d minutes -c "CHECKPOINT"
   fi
   echo "$store: reindexing..." >&2
   reindex_line=$("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -jar target/minutes.jar reindex | grep "^reindexed")
