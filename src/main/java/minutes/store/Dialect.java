@@ -34,11 +34,6 @@ public enum Dialect {
     }
 
     @Override
-    String tablesQuery() {
-      return "SELECT name FROM sqlite_schema WHERE type = 'table'";
-    }
-
-    @Override
     String columnsQuery() {
       return "SELECT t.name, c.name FROM sqlite_schema t JOIN pragma_table_info(t.name) c WHERE t.type = 'table'";
     }
@@ -120,11 +115,6 @@ public enum Dialect {
     @Override
     Optional<String> jsonObject(String[] keys, String[] expressions) {
       return Optional.empty();
-    }
-
-    @Override
-    String tablesQuery() {
-      return "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
     }
 
     /**
@@ -270,9 +260,7 @@ public enum Dialect {
    */
   abstract Optional<String> jsonObject(String[] keys, String[] expressions);
 
-  abstract String tablesQuery();
-
-  /** Each column of each table: (table, column). */
+  /** Each column of each table: (table, column); the tables' names come from it too. */
   abstract String columnsQuery();
 
   /** The join keyword that keeps the written join order where SQLite's planner would pick a bad one. */
@@ -309,7 +297,7 @@ public enum Dialect {
 
   /** Names of the tables that exist now. */
   public Set<String> tables(Connection c) throws SQLException {
-    return Set.copyOf(new Sql(tablesQuery()).list(c, rs -> rs.getString(1)));
+    return Set.copyOf(new Sql(columnsQuery()).list(c, rs -> rs.getString(1)));
   }
 
   /**
@@ -318,10 +306,10 @@ public enum Dialect {
    */
   public Set<String> tablesAndColumns(Connection c) throws SQLException {
     Set<String> names = new java.util.HashSet<>();
-    new Sql(columnsQuery()).list(c, rs -> {
-      names.add(rs.getString(1));
-      return names.add(rs.getString(1) + "." + rs.getString(2));
-    });
+    for (String[] column : new Sql(columnsQuery()).list(c, rs -> new String[] {rs.getString(1), rs.getString(2)})) {
+      names.add(column[0]);
+      names.add(column[0] + "." + column[1]);
+    }
     return Set.copyOf(names);
   }
 
