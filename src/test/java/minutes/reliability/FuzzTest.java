@@ -12,11 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,10 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.reliability.FuzzRequests.Req;
+import minutes.reliability.RawHttp.Resp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -85,24 +81,10 @@ class FuzzTest {
   private static Map<String, Set<String>> forbiddenByKey;
   private static Set<String> allSecrets;
 
-  /** One generated request: the bytes sent, a readable form, and what the generator did to it. */
-  record Req(int index, String key, String method, String target, byte[] bytes, boolean malformed, String why) {
-    String show() {
-      String s = new String(bytes, StandardCharsets.ISO_8859_1);
-      return "#" + index + " key=" + key + (malformed ? " malformed(" + why + ")" : "") + "\n"
-          + (s.length() > 1500 ? s.substring(0, 1500) + "...[" + s.length() + " bytes]" : s);
-    }
-  }
-
-  record Resp(int status, Map<String, String> headers, byte[] body, boolean timedOut) {
-    String text() {
-      return new String(body, StandardCharsets.UTF_8);
-    }
-  }
-
   @Test
   void hostileRequestsNeverBreakIsolationShapeOrHealth() throws Exception {
     loadFixture();
+    FuzzRequests requests = new FuzzRequests(SEED, KEY_NAMES, api::key, meetings.stream().map(FixtureMeeting::id).toList());
     System.out.printf("fuzz: seed %d, %d requests, %d threads (replay: -Dfuzz.seed=%d -Dfuzz.requests=%d)%n",
         SEED, REQUESTS, THREADS, SEED, REQUESTS);
     PrintStream originalErr = System.err;
@@ -125,18 +107,18 @@ class FuzzTest {
           for (int i = next.getAndIncrement(); i < REQUESTS && System.nanoTime() < deadline; i = next.getAndIncrement()) {
             Req req;
             try {
-              req = generate(i);
+              req = requests.generate(i);
             } catch (RuntimeException e) {
               if (failureCount.incrementAndGet() <= 15) failures.add("generating request #" + i + " failed: " + e);
               continue;
             }
             try {
-              Resp resp = send(req);
+              Resp resp = RawHttp.send(api.uri("/").getPort(), req.bytes(), MAX_RESPONSE_BYTES);
               sent.incrementAndGet();
-              byStatus.computeIfAbsent(Integer.toString(resp.status), s -> new AtomicLong()).incrementAndGet();
+              byStatus.computeIfAbsent(Integer.toString(resp.status()), s -> new AtomicLong()).incrementAndGet();
               String problem = check(req, resp, quirk500, bareRejections, rowsChecked);
               if (problem != null && failureCount.incrementAndGet() <= 15) {
-                failures.add(problem + "\n  request: " + req.show() + "\n  answer: " + resp.status + " " + resp.headers
+                failures.add(problem + "\n  request: " + req.show() + "\n  answer: " + resp.status() + " " + resp.headers()
                     + " " + abbreviate(resp.text()));
               }
             } catch (IOException e) {
@@ -192,42 +174,42 @@ class FuzzTest {
 
   /** Returns what is wrong with the answer, or null. */
   private static String check(Req req, Resp r, AtomicLong quirk500, Map<String, AtomicLong> bare, AtomicLong rowsChecked) {
-    if (r.timedOut) return "no complete answer within the read timeout";
-    if (r.status < 100) return "no status line";
+    if (r.timedOut()) return "no complete answer within the read timeout";
+    if (r.status() < 100) return "no status line";
     String body = r.text();
-    String requestText = decodedLower(req.target) + " " + decodedLower(req.target.replace("+", "%20")) + " " + new String(req.bytes, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
-    if (r.body.length > MAX_RESPONSE_BYTES) return "answer larger than " + MAX_RESPONSE_BYTES + " bytes";
+    String requestText = decodedLower(req.target()) + " " + decodedLower(req.target().replace("+", "%20")) + " " + new String(req.bytes(), StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+    if (r.body().length > MAX_RESPONSE_BYTES) return "answer larger than " + MAX_RESPONSE_BYTES + " bytes";
     // Search repeats the caller's own q by contract (even when someone pastes a key into it).
-    String echoFree = rawPath(req.target).startsWith("/api/v1/search") ? body.replaceAll("\"query\":\"[^\"]*\"", "") : body;
+    String echoFree = rawPath(req.target()).startsWith("/api/v1/search") ? body.replaceAll("\"query\":\"[^\"]*\"", "") : body;
     for (String name : KEY_NAMES) {
       if (echoFree.contains(api.key(name))) return "the answer echoes the secret of key " + name;
     }
-    boolean head = req.method.equals("HEAD");
+    boolean head = req.method().equals("HEAD");
 
     // Undertow's parser rejects some malformed requests before our handlers: a bare 400, no body.
-    if (r.status == 400 && r.body.length == 0 && !r.headers.containsKey("content-type")) {
-      if (!req.malformed) return "a well-formed request got a bare 400 from Undertow, not our JSON error";
-      bare.computeIfAbsent(req.why, w -> new AtomicLong()).incrementAndGet();
+    if (r.status() == 400 && r.body().length == 0 && !r.headers().containsKey("content-type")) {
+      if (!req.malformed()) return "a well-formed request got a bare 400 from Undertow, not our JSON error";
+      bare.computeIfAbsent(req.why(), w -> new AtomicLong()).incrementAndGet();
       return null;
     }
     // If-None-Match: * (or a matching tag) gets 304 without a body, as HTTP says.
-    if (r.status == 304) {
-      return new String(req.bytes, StandardCharsets.ISO_8859_1).contains("If-None-Match") && r.body.length == 0 ? null
+    if (r.status() == 304) {
+      return new String(req.bytes(), StandardCharsets.ISO_8859_1).contains("If-None-Match") && r.body().length == 0 ? null
           : "304 without If-None-Match, or with a body";
     }
-    if (!"application/json; charset=utf-8".equals(r.headers.get("content-type"))) {
+    if (!"application/json; charset=utf-8".equals(r.headers().get("content-type"))) {
       return "answer is not application/json; charset=utf-8";
     }
-    if (!"nosniff".equals(r.headers.get("x-content-type-options"))) return "X-Content-Type-Options: nosniff missing";
-    if (r.status == 500) {
-      if (!PER_MEETING_TASKS.matcher(rawPath(req.target)).matches()) return "500 outside the api-spec 4.4 quirk";
+    if (!"nosniff".equals(r.headers().get("x-content-type-options"))) return "X-Content-Type-Options: nosniff missing";
+    if (r.status() == 500) {
+      if (!PER_MEETING_TASKS.matcher(rawPath(req.target())).matches()) return "500 outside the api-spec 4.4 quirk";
     }
     if (head) {
-      return r.body.length == 0 ? null : "HEAD answered with a body";
+      return r.body().length == 0 ? null : "HEAD answered with a body";
     }
     JsonNode json;
     try {
-      json = MAPPER.readTree(r.body);
+      json = MAPPER.readTree(r.body());
     } catch (IOException e) {
       return "body is not JSON";
     }
@@ -237,38 +219,38 @@ class FuzzTest {
         return "body shows internals (" + marker.strip() + ")";
       }
     }
-    if (r.status >= 400) {
-      String shape = errorShape(json, r.status);
+    if (r.status() >= 400) {
+      String shape = errorShape(json, r.status());
       if (shape != null) return shape;
-      if (r.status == 500) {
+      if (r.status() == 500) {
         String field = json.at("/error/field").asText("");
-        if (!(field.equals("due_from") || field.equals("due_to")) || !Pattern.compile("[?&]" + field + "(=|&|$)").matcher(req.target).find()) {
+        if (!(field.equals("due_from") || field.equals("due_to")) || !Pattern.compile("[?&]" + field + "(=|&|$)").matcher(req.target()).find()) {
           return "500 that is not the due_from/due_to quirk";
         }
         quirk500.incrementAndGet();
       }
-      if (r.status == 401 && !"Bearer".equals(r.headers.get("www-authenticate"))) return "401 without WWW-Authenticate: Bearer";
-      if (r.status == 405 && !"GET, HEAD".equals(r.headers.get("allow"))) return "405 without Allow: GET, HEAD";
-      if (r.status == 503 && !r.headers.containsKey("retry-after")) return "503 without Retry-After";
+      if (r.status() == 401 && !"Bearer".equals(r.headers().get("www-authenticate"))) return "401 without WWW-Authenticate: Bearer";
+      if (r.status() == 405 && !"GET, HEAD".equals(r.headers().get("allow"))) return "405 without Allow: GET, HEAD";
+      if (r.status() == 503 && !r.headers().containsKey("retry-after")) return "503 without Retry-After";
       // An error message may repeat the caller's own path; it never holds a row.
-      for (String secret : forbidden(req.key)) {
+      for (String secret : forbidden(req.key())) {
         if (body.contains(secret) && !requestText.contains(secret.toLowerCase(Locale.ROOT))) {
           return "error body names something the key may not see: " + secret;
         }
       }
       return null;
     }
-    if (r.status != 200) return "unexpected success status " + r.status;
+    if (r.status() != 200) return "unexpected success status " + r.status();
     // Success: the only echoes allowed are the search text and the id of an empty per-meeting task list.
     ObjectNode o = (ObjectNode) json;
     o.remove("query");
-    if (PER_MEETING_TASKS.matcher(rawPath(req.target)).matches() && o.path("data").isArray() && o.path("data").isEmpty()) {
+    if (PER_MEETING_TASKS.matcher(rawPath(req.target())).matches() && o.path("data").isArray() && o.path("data").isEmpty()) {
       o.remove("meeting_id");
     }
     String rest = o.toString();
     rowsChecked.incrementAndGet();
-    for (String secret : forbidden(req.key)) {
-      if (rest.contains(secret)) return "LEAK: key " + req.key + " sees '" + secret + "'";
+    for (String secret : forbidden(req.key())) {
+      if (rest.contains(secret)) return "LEAK: key " + req.key() + " sees '" + secret + "'";
     }
     return null;
   }
@@ -344,314 +326,7 @@ class FuzzTest {
     meetings = ms;
   }
 
-  // ------------------------------------------------------------------ generation
-
-  private static final String[] TEMPLATES = {"/api/v1/meetings", "/api/v1/meetings/{id}", "/api/v1/meetings/{id}/participants",
-      "/api/v1/meetings/{id}/action-items", "/api/v1/meetings/{id}/transcript", "/api/v1/action-items", "/api/v1/search",
-      "/api/v1/customers", "/healthz"};
-  private static final String[] PARAMS = {"limit", "offset", "from", "to", "q", "order", "status", "platform", "source",
-      "verdict", "due_from", "due_to", "meeting_id", "id", "key", "api_key", "access_token", "token", "workspace",
-      "user", "callback", "format", "fields", "sort", "page"};
-  private static final String[] VALUES = {"", "0", "1", "-1", "200", "201", "5000", "100000000000000000000", "2.5", "1e3",
-      "abc", "2026-03-01", "2026-02-30", "2026-13-01", "0000-00-00", "2026-03-02T09:30:00Z", "2026-03-02T09:30:00+01:00",
-      "yesterday", "open", "done", "dismissed", "resolved_in_meeting", "ready", "zoom", "teams", "upload", "calendar",
-      "starts_at", "-starts_at", "title", "-title", "created_at", "--title", "planning", "Müller", "muller", "\"budget\"",
-      "\"unterminated", "a*", "*", "?", "title:x", "AND", "OR NOT", "(", ")", "[", "{!}", "\\", "%", "_", "'", "' OR 1=1 --",
-      "'; DROP TABLE meeting; --", "1; SELECT * FROM api_key", "<script>alert(1)</script>", "../../etc/passwd",
-      "null", "true", "[]", "{}", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "日本語の会議", "\u202Eevil", "\u0000", "a\u0000b", "\r\nX-Injected: 1", "\t",
-      "\u00A0\u00A0", "é", "ée", "\uFEFF", "\uD83D\uDE00\uD83D\uDE00", "０１", "٣", "NaN", "Infinity", "0x10", "+5", " 5 "};
-  private static final String[] METHODS = {"GET", "GET", "GET", "GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE",
-      "PATCH", "OPTIONS", "TRACE", "CONNECT", "get", "BREW", "PROPFIND"};
-
-  private static Req generate(int index) {
-    Random rnd = new Random(SEED * 1_000_003L + index);
-    String malformed = null;
-    int mk = rnd.nextInt(100);
-    String method = mk < 78 ? "GET" : mk < 86 ? "HEAD" : pick(rnd, METHODS);
-
-    // Key: every kind, well-formed or odd.
-    String keyName;
-    String auth;
-    int k = rnd.nextInt(20);
-    if (k < 12) {
-      keyName = KEY_NAMES.get(rnd.nextInt(KEY_NAMES.size()));
-      auth = "Bearer " + api.key(keyName);
-    } else {
-      keyName = "none";
-      String some = api.key(KEY_NAMES.get(rnd.nextInt(KEY_NAMES.size())));
-      auth = switch (k) {
-        case 12 -> null;
-        case 13 -> pick(rnd, new String[] {"", " ", "Bearer", "Bearer ", "bearer", "Basic dXNlcjpwYXNz", "Token " + some,
-            "Bearer" + some, "Digest x", "Bearer null", "Bearer undefined"});
-        case 14 -> "Bearer " + some.substring(0, some.length() - 1) + (some.endsWith("A") ? "B" : "A");
-        case 15 -> "Bearer " + some + pick(rnd, new String[] {"x", " x", ",", ";", "\u00e9", "=="});
-        case 16 -> "Bearer " + "A".repeat(rnd.nextInt(2) == 0 ? 43 : 5000);
-        case 17 -> pick(rnd, new String[] {"BEARER ", "bearer ", "BeArEr   ", "Bearer\t"}) + some;
-        case 18 -> "Bearer " + randomText(rnd, 1 + rnd.nextInt(80)).replaceAll("[\\x00-\\x1f\\x7f]", "");
-        default -> "Bearer mk_" + UUID.randomUUID();
-      };
-      // Any case of the scheme, several spaces, and a tab (Undertow hands the value on as sent) all
-      // authenticate: the key is then the one named.
-      if (k == 17) keyName = nameOf(some);
-    }
-
-    // Path.
-    String path;
-    int p = rnd.nextInt(20);
-    if (p < 15) {
-      path = pick(rnd, TEMPLATES).replace("{id}", pathId(rnd));
-    } else {
-      path = switch (p) {
-        case 15 -> pick(rnd, new String[] {"/", "", "*", "/api", "/api/v1", "/api/v1/", "/api/v2/meetings", "/API/V1/MEETINGS",
-            "//api/v1/meetings", "/api/v1/meetings/", "/api/v1//meetings", "/api/v1/meetings/./x", "/healthz/",
-            "/api/v1/meetings;jsessionid=1", "/api/v1/meetings/%2e%2e/%2e%2e/etc/passwd", "/api/v1/..;/..;/etc/passwd",
-            "/.env", "/.git/config", "/api/v1/search/../meetings", "/WEB-INF/web.xml", "/api/v1/meetings%3Fq=x",
-            "/api/v1/meetings%23x", "/api/v1/meetings/%2F", "/api/v1/meetings%2F" + pick(rnd, fixtureIds())});
-        case 16 -> "/api/v1/" + encodeSegment(randomText(rnd, 1 + rnd.nextInt(30)));
-        case 17 -> "/api/v1/meetings/" + pick(rnd, fixtureIds()) + "/" + encodeSegment(randomText(rnd, 1 + rnd.nextInt(12)));
-        case 18 -> "/api/v1/meetings/" + "a".repeat(1000 + rnd.nextInt(9000));
-        default -> "/api/v1/meetings/" + pick(rnd, fixtureIds()) + pick(rnd, new String[] {"/action-items/", "/../"
-            + pick(rnd, fixtureIds()), "/%2e%2e/participants", "/transcript/x", "/participants%00"});
-      };
-    }
-
-    // Query: known and unknown names, odd values, repeats.
-    StringBuilder query = new StringBuilder();
-    int n = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(6);
-    if (rnd.nextInt(60) == 0) n = 150 + rnd.nextInt(100); // around Undertow's MAX_PARAMETERS (200)
-    for (int i = 0; i < n; i++) {
-      String name = rnd.nextInt(8) == 0 ? randomText(rnd, 1 + rnd.nextInt(10)) : pick(rnd, PARAMS);
-      String value = switch (rnd.nextInt(10)) {
-        case 0, 1 -> randomText(rnd, rnd.nextInt(40));
-        case 2 -> rnd.nextInt(10) == 0 ? "x".repeat(2000 + rnd.nextInt(8000)) : randomText(rnd, 100 + rnd.nextInt(500));
-        case 3 -> name.equals("meeting_id") || rnd.nextBoolean() ? pathIdRaw(rnd) : api.key(pick(rnd, KEY_NAMES.toArray(String[]::new)));
-        default -> pick(rnd, VALUES);
-      };
-      if (i > 0) query.append('&');
-      query.append(URLEncoder.encode(name, StandardCharsets.UTF_8));
-      if (rnd.nextInt(12) != 0) query.append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8));
-      if (rnd.nextInt(8) == 0) { // repeated parameter
-        query.append('&').append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
-            .append(URLEncoder.encode(pick(rnd, VALUES), StandardCharsets.UTF_8));
-      }
-    }
-    if (n > 200) malformed = "more than 200 parameters";
-    String target = query.isEmpty() ? path : path + "?" + query;
-    if (target.isEmpty()) target = "/";
-
-    // Raw-level mutations: the request is malformed on purpose.
-    if (rnd.nextInt(10) == 0) {
-      int m = rnd.nextInt(8);
-      switch (m) {
-        case 0 -> { target = target + (target.contains("?") ? "&" : "?") + "q=" + pick(rnd, new String[] {"%", "%zz", "%2", "100%", "%%", "%G0"}); malformed = "invalid percent-encoding"; }
-        case 1 -> { target = target + (target.contains("?") ? "&" : "?") + "q=" + pick(rnd, new String[] {"a b", "<x>", "\"", "{}", "|", "^", "`", "\\"}); malformed = "unencoded character in the request target"; }
-        case 2 -> { target = target.replaceFirst("/", "/" + (char) rnd.nextInt(32)); malformed = "control character in the request line"; }
-        case 3 -> { target = target + "/\u00fc\u00e9"; malformed = "raw non-ASCII byte in the request line"; }
-        case 4 -> { target = target + "?q=" + "y".repeat(17_000); malformed = "request line over the 16 KiB header limit"; }
-        default -> { /* malformed request line or header, below */ }
-      }
-      if (m >= 5) malformed = "malformed request line or header:" + m;
-    }
-
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    String version = "HTTP/1.1";
-    String sep = " ";
-    if (malformed != null && malformed.endsWith(":5")) {
-      version = pick(rnd, new String[] {"HTTP/1.1", "HTTP/2.0", "HTTP/9.9", "HTTP/1", "http/1.1", "", "HTTP/1.1 extra"});
-      sep = pick(rnd, new String[] {" ", "  ", "\t"});
-      if (version.equals("HTTP/1.1") && sep.equals(" ")) malformed = null;
-    }
-    if (rnd.nextInt(25) == 0 && malformed == null) version = "HTTP/1.0";
-    write(b, method + sep + target + (version.isEmpty() ? "" : sep + version) + "\r\n");
-    write(b, "Host: 127.0.0.1\r\n");
-    if (auth != null) {
-      if (rnd.nextInt(15) == 0) {
-        // Two Authorization headers: the first one counts.
-        boolean other = rnd.nextBoolean();
-        write(b, "Authorization: " + (other ? "Bearer " + api.key(ApiServer.OTHER) : pick(rnd, new String[] {"Basic eA==", ""})) + "\r\n");
-        keyName = other ? ApiServer.OTHER : "none";
-      }
-      writeHeader(b, "Authorization", auth);
-    }
-    int extra = rnd.nextInt(4);
-    for (int i = 0; i < extra; i++) {
-      switch (rnd.nextInt(8)) {
-        case 0 -> write(b, "Accept: " + pick(rnd, new String[] {"*/*", "text/html", "application/xml", "", "application/json;q=0"}) + "\r\n");
-        case 1 -> write(b, "X-Forwarded-For: " + pick(rnd, new String[] {"127.0.0.1", "1.2.3.4, 5.6.7.8", "evil"}) + "\r\n");
-        case 2 -> write(b, "Accept-Encoding: " + pick(rnd, new String[] {"gzip", "br", "identity", "*", "gzip;q=0"}) + "\r\n");
-        case 3 -> write(b, "If-None-Match: " + pick(rnd, new String[] {"\"x\"", "*", "W/\"1\"", "garbage"}) + "\r\n");
-        case 4 -> write(b, "X-" + Integer.toString(rnd.nextInt(1000)) + ": " + asciiText(rnd, rnd.nextInt(200)) + "\r\n");
-        case 5 -> write(b, "Cookie: session=" + asciiText(rnd, 30) + "\r\n");
-        case 6 -> write(b, "Range: bytes=0-10\r\n");
-        default -> write(b, "User-Agent: fuzz/" + index + "\r\n");
-      }
-    }
-    if (malformed != null && malformed.endsWith(":6")) {
-      write(b, pick(rnd, new String[] {"NoColonHeader\r\n", "X-A: a\u0001b\r\n", ": empty-name\r\n", "X-Big: " + "b".repeat(17_000) + "\r\n",
-          " folded: header\r\n", "X-Nul: a\u0000b\r\n"}));
-    }
-    boolean body = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
-    if (malformed != null && malformed.endsWith(":7")) {
-      write(b, pick(rnd, new String[] {"Content-Length: -1\r\n", "Content-Length: abc\r\n", "Content-Length: 100000000\r\n",
-          "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "Content-Length: 1\r\nContent-Length: 2\r\n"}));
-      body = false;
-    } else if (body) {
-      write(b, "Content-Type: application/json\r\nContent-Length: 17\r\n");
-    }
-    write(b, "Connection: close\r\n\r\n");
-    if (body) write(b, "{\"title\":\"evil\"}\n");
-    if (malformed == null && b.size() > 15_000) malformed = "request head near the 16 KiB limit";
-    // Only OPTIONS may use "*" (RFC 9112 3.2.4); Undertow refuses the rest in its parser.
-    if (malformed == null && !target.startsWith("/")) malformed = "request target not a path";
-    return new Req(index, keyName, method, target, b.toByteArray(), malformed != null, malformed == null ? "" : malformed);
-  }
-
-  private static String nameOf(String secret) {
-    for (String name : KEY_NAMES) if (api.key(name).equals(secret)) return name;
-    return "none";
-  }
-
-  private static String[] fixtureIds() {
-    return meetings.stream().map(FixtureMeeting::id).toArray(String[]::new);
-  }
-
-  /** A meeting id for a path: a fixture id (every kind of visibility), mutated, or odd; percent-encoded. */
-  private static String pathId(Random rnd) {
-    return encodeSegment(pathIdRaw(rnd));
-  }
-
-  private static String pathIdRaw(Random rnd) {
-    String id = pick(rnd, fixtureIds());
-    return switch (rnd.nextInt(12)) {
-      case 0, 1, 2, 3 -> id;
-      case 4 -> id.toUpperCase(Locale.ROOT);
-      case 5 -> UUID.randomUUID().toString();
-      case 6 -> id.substring(0, rnd.nextInt(id.length()));
-      case 7 -> id + pick(rnd, new String[] {"0", " ", "\u0000", "'", "/", ".json", "%"});
-      case 8 -> mutate(rnd, id);
-      case 9 -> pick(rnd, new String[] {"..", ".", "", "null", "0", "-1", "' OR '1'='1", "%00", "*", "../" + id});
-      case 10 -> randomText(rnd, 1 + rnd.nextInt(50));
-      default -> "{" + id + "}";
-    };
-  }
-
-  private static String mutate(Random rnd, String s) {
-    char[] c = s.toCharArray();
-    c[rnd.nextInt(c.length)] = "0123456789abcdefg-G".charAt(rnd.nextInt(19));
-    return new String(c);
-  }
-
-  private static String encodeSegment(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  /** Random text across the ranges that break parsers: ASCII, controls, Latin, CJK, astral, lone surrogates' neighbours. */
-  private static String randomText(Random rnd, int length) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < length; i++) {
-      int kind = rnd.nextInt(10);
-      int cp = switch (kind) {
-        case 0 -> rnd.nextInt(32);
-        case 1, 2, 3, 4 -> 32 + rnd.nextInt(95);
-        case 5 -> 0xA0 + rnd.nextInt(0x200);
-        case 6 -> 0x3040 + rnd.nextInt(0x5000);
-        case 7 -> 0x1F300 + rnd.nextInt(0x300);
-        case 8 -> pick(rnd, new Integer[] {0x202E, 0x200B, 0xFEFF, 0xFFFD, 0x2028, 0x7F, 0x85, 0xFFFF});
-        default -> SPECIAL.charAt(rnd.nextInt(SPECIAL.length()));
-      };
-      sb.appendCodePoint(cp);
-    }
-    return sb.toString();
-  }
-
-  private static final String SPECIAL = "\"'\\%&=+#?/<>;:*()[]{}";
-
-  private static String asciiText(Random rnd, int length) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < length; i++) sb.append((char) (33 + rnd.nextInt(94)));
-    return sb.toString();
-  }
-
-  private static <T> T pick(Random rnd, T[] options) {
-    return options[rnd.nextInt(options.length)];
-  }
-
-  private static void write(ByteArrayOutputStream b, String s) {
-    // Header bytes are ISO-8859-1 on the wire except where a mutation puts raw UTF-8 in on purpose.
-    b.writeBytes(s.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void writeHeader(ByteArrayOutputStream b, String name, String value) {
-    write(b, name + ": " + value + "\r\n");
-  }
-
-  // ------------------------------------------------------------------ the wire
-
-  private static Resp send(Req req) throws IOException {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", api.uri("/").getPort()), 5000);
-      s.setSoTimeout(20_000);
-      OutputStream out = s.getOutputStream();
-      try {
-        out.write(req.bytes);
-        out.flush();
-      } catch (IOException e) {
-        // The server may answer and close before reading all of an oversized request.
-      }
-      InputStream in = s.getInputStream();
-      ByteArrayOutputStream all = new ByteArrayOutputStream();
-      byte[] buf = new byte[16384];
-      boolean timedOut = false;
-      try {
-        for (int r; (r = in.read(buf)) > 0; ) {
-          all.write(buf, 0, r);
-          if (all.size() > MAX_RESPONSE_BYTES + 65536) break;
-        }
-      } catch (SocketTimeoutException e) {
-        timedOut = true;
-      } catch (IOException e) {
-        // connection reset after the answer: keep what arrived
-      }
-      return parse(all.toByteArray(), timedOut);
-    }
-  }
-
-  private static Resp parse(byte[] raw, boolean timedOut) {
-    String text = new String(raw, StandardCharsets.ISO_8859_1);
-    int end = text.indexOf("\r\n\r\n");
-    if (end < 0) return new Resp(0, Map.of(), raw, timedOut);
-    String[] lines = text.substring(0, end).split("\r\n");
-    String[] status = lines[0].split(" ", 3);
-    int code;
-    try {
-      code = Integer.parseInt(status[1]);
-    } catch (RuntimeException e) {
-      return new Resp(0, Map.of(), raw, timedOut);
-    }
-    Map<String, String> headers = new TreeMap<>();
-    for (int i = 1; i < lines.length; i++) {
-      int colon = lines[i].indexOf(':');
-      if (colon > 0) headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
-    }
-    byte[] body = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);
-    String cl = headers.get("content-length");
-    if (cl != null) {
-      try {
-        int len = Integer.parseInt(cl);
-        if (len < body.length) body = java.util.Arrays.copyOf(body, len);
-      } catch (NumberFormatException ignored) {
-        // kept whole
-      }
-    }
-    if ("gzip".equals(headers.get("content-encoding")) && body.length > 0) {
-      try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
-        body = in.readAllBytes();
-      } catch (IOException e) {
-        body = ("<<not gzip: " + e + ">>").getBytes(StandardCharsets.UTF_8);
-      }
-    }
-    return new Resp(code, headers, body, timedOut);
-  }
+  // ------------------------------------------------------------------ helpers
 
   private static String rawPath(String target) {
     int q = target.indexOf('?');
