@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,10 @@ import org.slf4j.LoggerFactory;
  * A value derived from the whole database as of one data version (the last change_log seq),
  * such as an in-memory list order. SQLite stays the source of truth: the value is handed out
  * only for the version the caller's own read transaction sees, and otherwise the caller
- * answers from SQL while a rebuild runs in the background. Thread-safe.
+ * answers from SQL while a rebuild runs in the background. The held value is let go as soon as
+ * a newer version is asked for: from then on only transactions that began before it could use
+ * it, and answering those from SQL too lets a rebuild run in the heap of one value instead of
+ * two (docs/OPERATIONS.md, "Memory and list orders"). Thread-safe.
  */
 public final class DataSnapshot<T> implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DataSnapshot.class);
@@ -39,7 +43,7 @@ public final class DataSnapshot<T> implements AutoCloseable {
   private final Loader<T> loader;
   private final ExecutorService builder;
   private final AtomicBoolean rebuilding = new AtomicBoolean();
-  private volatile Held<T> held;
+  private final AtomicReference<Held<T>> held = new AtomicReference<>();
   private final AtomicLong newestAsked = new AtomicLong(-1);
   private volatile double lastBuildSeconds = Double.NaN;
 
@@ -56,28 +60,31 @@ public final class DataSnapshot<T> implements AutoCloseable {
   }
 
   /**
-   * The value as of {@code version} when that is the one held; otherwise empty, and a rebuild
-   * starts when the held value is older.
+   * The value as of {@code version} when that is the one held; otherwise empty, and when the
+   * held value is older, it is let go and a rebuild starts.
    */
   public Optional<T> at(long version) {
     newestAsked.accumulateAndGet(version, Math::max);
-    Held<T> h = held;
+    Held<T> h = held.get();
     if (h != null && h.version == version) return Optional.of(h.value);
     // Versions only grow (change_log seq is AUTOINCREMENT): an older one is a transaction that
     // began before the last import, and a rebuild would only load the held version again.
-    if (h == null || h.version < version) rebuildLater();
+    if (h == null || h.version < version) {
+      if (h != null) held.compareAndSet(h, null); // not a value a rebuild has put in meanwhile
+      rebuildLater();
+    }
     return Optional.empty();
   }
 
   public Status status() {
-    Held<T> h = held;
+    Held<T> h = held.get();
     return new Status(h != null && h.version >= newestAsked.get(), lastBuildSeconds);
   }
 
   /** Builds the value now (tests); the server uses {@link #buildInBackground()}. */
   public void buildNow() {
     try {
-      held = load();
+      held.set(load());
     } catch (SQLException e) {
       log.warn("{} not built; answers come from SQL until it is: {}", name, e.getMessage());
     }
@@ -92,7 +99,7 @@ public final class DataSnapshot<T> implements AutoCloseable {
     if (!rebuilding.compareAndSet(false, true)) return;
     builder.execute(() -> {
       try {
-        held = load();
+        held.set(load());
       } catch (SQLException | RuntimeException e) {
         log.warn("{} rebuild failed; answers come from SQL meanwhile: {}", name, e.getMessage());
       } finally {
