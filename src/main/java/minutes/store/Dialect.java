@@ -67,6 +67,11 @@ public enum Dialect {
     }
 
     @Override
+    DeferredIndexes deferIndexes(Connection c) throws SQLException {
+      return DeferredIndexes.dropOnEmptyTables(c, DeferredIndexes.SQLITE);
+    }
+
+    @Override
     public String erasureMark(Connection c) {
       return null; // the checkpoint below waits for old readers by itself
     }
@@ -164,6 +169,12 @@ public enum Dialect {
       } catch (SQLException unsupported) {
         if (!c.getAutoCommit()) throw unsupported; // would have aborted the transaction
       }
+    }
+
+    /** None: DROP INDEX would lock its table against the readers of every node until the commit. */
+    @Override
+    DeferredIndexes deferIndexes(Connection c) {
+      return DeferredIndexes.NONE;
     }
 
     @Override
@@ -285,6 +296,12 @@ public enum Dialect {
 
   /** Session settings for an import's connection; call in autocommit mode, before its transaction. */
   abstract void prepareForImport(Connection c) throws SQLException;
+
+  /**
+   * At the start of an import's transaction: the indexes it builds after its rows instead of
+   * with them ({@link DeferredIndexes}); rebuild them before the commit.
+   */
+  abstract DeferredIndexes deferIndexes(Connection c) throws SQLException;
 
   /** Call in an import's transaction before its commit when it deleted something; hand the result to {@link #eraseDeleted}. */
   public abstract String erasureMark(Connection c) throws SQLException;

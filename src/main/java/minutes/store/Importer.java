@@ -178,6 +178,8 @@ public final class Importer {
     try (Connection c = store.write()) {
       dialect.prepareForImport(c);
       c.setAutoCommit(false);
+      // Before the writer prepares its statements: a dropped index would make them prepare again.
+      DeferredIndexes deferred = dialect.deferIndexes(c);
       try (RecordWriter w = new RecordWriter(c)) {
         dialect.lockForWriting(c);
         w.meetingsNamed(meetings);
@@ -205,6 +207,7 @@ public final class Importer {
         } catch (MeetingGroup.Conflict e) {
           throw conflict(dialect, e.file, e.line, e.sqlCause());
         }
+        deferred.rebuild(c);
         deletions = w.deletions();
         mark = deletions > 0 ? dialect.erasureMark(c) : null;
         c.commit();
