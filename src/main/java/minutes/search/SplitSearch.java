@@ -1,6 +1,7 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,6 +12,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopFieldDocs;
@@ -76,21 +78,52 @@ final class SplitSearch implements AutoCloseable {
   }
 
   /**
-   * A searcher like s whose searches run on all cores, each matching a share of the documents:
-   * Lucene's own slicing into slices of at most maxDoc / parts documents, cutting large
-   * segments into partitions. Measured as fast as cutting exact equal shares ourselves
-   * (docs/BENCHMARKS.md, 2026-11-25). Risk: LeafSlice and segment partitions are
+   * A searcher like s whose searches run on all cores, each matching an equal share of the
+   * documents ({@link #equalShares}). Risk: LeafSlice and segment partitions are
    * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
-   * document once and that split searches answer exactly as one pass.
+   * document once, in equal shares, and that split searches answer exactly as one pass.
    */
   IndexSearcher splitting(IndexSearcher s) {
-    int docsPerPart = Math.max(1, Math.ceilDiv(s.getIndexReader().maxDoc(), parts));
     return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-        return IndexSearcher.slices(leaves, docsPerPart, Integer.MAX_VALUE, true);
+        return equalShares(leaves, parts);
       }
     }, s);
+  }
+
+  /**
+   * The documents in {@code parts} slices of equal size (the last may be smaller), in index
+   * order, a segment cut where a share ends. Not Lucene's {@code IndexSearcher.slices(leaves,
+   * maxDoc / parts, ..., true)}: it keeps whole every segment smaller than a share and groups
+   * segments until a slice exceeds its share, so at 100,000 meetings (segments of 37,652 and
+   * 36,855 documents and six of 2,700-4,700) one core got 74,507 of the documents and splitting
+   * gained 1.0-1.4x instead of nearly 2x (docs/BENCHMARKS.md, "Equal shares").
+   */
+  static LeafSlice[] equalShares(List<LeafReaderContext> leaves, int parts) {
+    int total = 0;
+    for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
+    int share = Math.max(1, Math.ceilDiv(total, parts));
+    List<LeafSlice> slices = new ArrayList<>(parts);
+    List<LeafReaderContextPartition> slice = new ArrayList<>();
+    int room = share;
+    for (LeafReaderContext leaf : leaves) {
+      int maxDoc = leaf.reader().maxDoc();
+      for (int from = 0; from < maxDoc; ) {
+        int to = Math.min(maxDoc, from + room);
+        slice.add(from == 0 && to == maxDoc ? LeafReaderContextPartition.createForEntireSegment(leaf)
+            : LeafReaderContextPartition.createFromAndTo(leaf, from, to));
+        room -= to - from;
+        from = to;
+        if (room == 0) {
+          slices.add(new LeafSlice(slice));
+          slice = new ArrayList<>();
+          room = share;
+        }
+      }
+    }
+    if (!slice.isEmpty()) slices.add(new LeafSlice(slice));
+    return slices.toArray(LeafSlice[]::new);
   }
 
   /** {@code copy}, a new searcher over s's reader, set up as s is: similarity, query cache, time limit. */

@@ -84,24 +84,32 @@ class SplitSearchTest {
     dir.close();
   }
 
-  /** The slices a split search matches cover every document of every segment exactly once. */
+  /**
+   * The slices a split search matches cover every document of every segment exactly once, one
+   * slice per part, each with an equal share of the documents (the last one may have fewer).
+   */
   @Test
-  void slicesCoverEveryDocumentOnce() {
+  void slicesCoverEveryDocumentOnceInEqualShares() {
     List<LeafReaderContext> leaves = reader.leaves();
     assertTrue(leaves.size() > 3, "several segments: " + leaves.size());
     for (int cores = 2; cores <= 5; cores++) {
+      int parts = Math.min(cores, SplitSearch.MAX_PARTS), share = Math.ceilDiv(reader.maxDoc(), parts);
       try (SplitSearch split = new SplitSearch(cores)) {
         LeafSlice[] slices = split.splitting(searcher).getSlices();
-        assertTrue(slices.length >= 2, cores + " cores: " + slices.length + " slices");
+        assertEquals(parts, slices.length, cores + " cores");
         java.util.Map<LeafReaderContext, java.util.BitSet> covered = new java.util.HashMap<>();
-        for (LeafSlice slice : slices) {
-          for (LeafReaderContextPartition p : slice.partitions) {
+        for (int i = 0; i < slices.length; i++) {
+          int inSlice = 0;
+          for (LeafReaderContextPartition p : slices[i].partitions) {
             int to = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
             java.util.BitSet docs = covered.computeIfAbsent(p.ctx, l -> new java.util.BitSet());
             assertTrue(p.minDocId < to, "no empty partition");
             assertTrue(docs.get(p.minDocId, to).isEmpty(), "no document twice");
             docs.set(p.minDocId, to);
+            inSlice += to - p.minDocId;
           }
+          if (i < slices.length - 1) assertEquals(share, inSlice, cores + " cores, slice " + i);
+          else assertTrue(inSlice <= share, cores + " cores, the last slice");
         }
         for (LeafReaderContext leaf : leaves) {
           assertEquals(leaf.reader().maxDoc(), covered.get(leaf).cardinality(), cores + " cores, every document of a leaf");
