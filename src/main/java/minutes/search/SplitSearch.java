@@ -100,7 +100,7 @@ final class SplitSearch implements AutoCloseable {
    * 36,855 documents and six of 2,700-4,700) one core got 74,507 of the documents and splitting
    * gained 1.0-1.4x instead of nearly 2x (docs/BENCHMARKS.md, "Equal shares").
    */
-  static LeafSlice[] equalShares(List<LeafReaderContext> leaves, int parts) {
+  private static LeafSlice[] equalShares(List<LeafReaderContext> leaves, int parts) {
     int total = 0;
     for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
     int share = Math.max(1, Math.ceilDiv(total, parts));
