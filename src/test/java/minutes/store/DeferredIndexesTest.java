@@ -36,8 +36,7 @@ class DeferredIndexesTest {
   void droppedOnlyWhileTheirTableIsEmptyAndBuiltAgainTheSame() throws Exception {
     try (TestStore test = TestStore.createSqlite(dir)) {
       Store store = test.store();
-      Migrations.migrate(store);
-      Map<String, String> schema = indexes(store);
+      Map<String, String> schema = migratedIndexes(store);
       assertTrue(schema.keySet().containsAll(DeferredIndexes.SQLITE), "the deferred indexes exist: " + schema.keySet());
 
       try (Connection c = store.write()) {
@@ -69,8 +68,7 @@ class DeferredIndexesTest {
   void anImportThatFailsLeavesTheIndexesAsTheyWere() throws Exception {
     try (TestStore test = TestStore.createSqlite(dir)) {
       Store store = test.store();
-      Migrations.migrate(store);
-      Map<String, String> schema = indexes(store);
+      Map<String, String> schema = migratedIndexes(store);
       // The fixtures, then a copy of a meeting with tasks under new meeting and minutes ids: its
       // task ids are taken, which only writing finds (the file passes the check before it).
       String withTasks = Files.readAllLines(fixtures()).stream().filter(l -> l.replace(" ", "").contains("\"action_items\":[{"))
@@ -102,6 +100,12 @@ class DeferredIndexesTest {
 
   private static void importFile(Store store, Path file) throws Exception {
     new Importer(store, Importer.Progress.NONE).run(List.of(file));
+  }
+
+  /** Migrates a new store and returns its indexes: the schema every case compares with. */
+  private static Map<String, String> migratedIndexes(Store store) throws SQLException {
+    Migrations.migrate(store);
+    return indexes(store);
   }
 
   private static Map<String, String> indexes(Store store) throws SQLException {
