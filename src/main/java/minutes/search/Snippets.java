@@ -103,17 +103,22 @@ final class Snippets {
     return out.toString();
   }
 
+  /** Appends s[from, to) HTML-escaped; the text between special characters is copied in runs, not char by char. */
   static void escape(StringBuilder out, String s, int from, int to) {
+    int run = from;
     for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '&' -> out.append("&amp;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
+      String entity = switch (s.charAt(i)) {
+        case '<' -> "&lt;";
+        case '>' -> "&gt;";
+        case '&' -> "&amp;";
+        case '"' -> "&quot;";
+        case '\'' -> "&#39;";
+        default -> null;
+      };
+      if (entity == null) continue;
+      out.append(s, run, i).append(entity);
+      run = i + 1;
     }
+    out.append(s, run, to);
   }
 }

@@ -24,6 +24,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopFieldCollectorManager;
@@ -214,6 +215,45 @@ class NeighbourPhraseQueryTest {
         }
         assertTrue(linked > 600, "most phrases go through neighbour codes: " + linked);
         assertTrue(found > 800, "most phrases match somewhere: " + found);
+      }
+    }
+  }
+
+  /**
+   * Documents that lack a neighbour word rarer than the word read are never visited: "we
+   * should" in text where most documents say "should" but few say "we" matches through the
+   * documents of "we" alone, found the same as the plain phrase; in a document that says both
+   * apart, the positions still decide.
+   */
+  @Test
+  void visitsOnlyDocumentsHoldingARarerNeighbour() throws Exception {
+    SearchAnalyzer analyzer = new SearchAnalyzer();
+    try (ByteBuffersDirectory d = new ByteBuffersDirectory()) {
+      try (IndexWriter w = new IndexWriter(d, new IndexWriterConfig(analyzer).setSimilarity(new RankSimilarity()))) {
+        for (int i = 0; i < 300; i++) {
+          String text = switch (i % 60) {
+            case 0 -> "we should work";
+            case 30 -> "we will see how it should work";
+            default -> "it should work";
+          };
+          Document doc = new Document();
+          doc.add(new Field(FIELD, text, IndexedMeeting.TEXT_TYPE));
+          w.addDocument(doc);
+        }
+        w.forceMerge(1);
+      }
+      try (DirectoryReader r = DirectoryReader.open(d)) {
+        IndexSearcher s = new IndexSearcher(r);
+        s.setSimilarity(new RankSimilarity());
+        for (String phrase : List.of("we should", "we should work")) {
+          List<String> words = SearchQuery.analyze(analyzer, phrase);
+          Query q = SearchQuery.phrase(FIELD, words);
+          assertTrue(q instanceof NeighbourPhraseQuery, phrase + " is read through the neighbour code of \"we\": " + q);
+          assertEquals(5, assertSameAsPlain(s, FIELD, words, q).size(), phrase);
+          var scorer = s.createWeight(s.rewrite(q), ScoreMode.COMPLETE, 1f).scorer(r.leaves().get(0));
+          assertEquals(10, scorer.twoPhaseIterator().approximation().cost(),
+              phrase + ": the 10 documents that say \"we\", not the 300 that say \"should\"");
+        }
       }
     }
   }
