@@ -235,6 +235,24 @@ class SearchIndexTest extends SearchFixture {
     assertEquals(1, search(index, acme, "harbour", 1).size());
   }
 
+  /**
+   * A smaller limit gives the first hits of a larger one, whichever fields decide. With two
+   * hits, "quokka" is answered from the minutes and transcripts alone, both ranked above any
+   * title; with three, the meeting whose title ranks it (0.35, above its own transcript) must
+   * come in third, so the titles are matched too.
+   */
+  @Test
+  void aSmallerLimitGivesTheFirstHitsOfALargerOne() throws Exception {
+    for (String q : List.of("quokka", "zeppelin", "harbour", "budget", "the tusk", "walrus")) {
+      List<SearchHit> all = search(index, acme, q, 50);
+      for (int limit = 1; limit <= all.size(); limit++) {
+        assertEquals(all.subList(0, limit), search(index, acme, q, limit), q + ", limit " + limit);
+      }
+    }
+    List<SearchHit> three = search(index, acme, "quokka", 3);
+    assertEquals(List.of("transcript", "protocol", "title"), three.stream().map(SearchHit::matchedIn).toList());
+  }
+
   @Test
   void anotherWorkspaceNeverSeesAMeeting() throws Exception {
     assertEquals(List.of(SearchData.id("secret")), ids(search(other, "zeppelin budget muller")));
