@@ -5,6 +5,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
@@ -27,6 +29,10 @@ import org.sqlite.SQLiteException;
  * and interrupts it. A PostgreSQL twin would set {@code statement_timeout} instead; its signal
  * (SQLState 57014) is already recognised by {@link #isTimeout}.
  *
+ * <p>A limited connection also keeps the statements prepared on it with only their SQL
+ * ({@code prepareStatement(String)}, every statement a request makes here) and hands them out
+ * again for the same SQL ({@link ReusedStatements}); with the limit off, nothing is kept.
+ *
  * <p>Thread-safe; a limited connection, like any JDBC connection here, serves one thread at a
  * time, and SQLite calls the progress handler on the thread that runs the statement.
  */
@@ -39,6 +45,7 @@ public final class StatementLimit {
   private static final String QUERY_CANCELED = "57014"; // PostgreSQL's statement_timeout
 
   private final long limitNanos;
+  private final ReusedStatements statements = new ReusedStatements();
 
   public StatementLimit(Duration limit) {
     this.limitNanos = limit.toNanos();
@@ -55,8 +62,10 @@ public final class StatementLimit {
   Connection limit(Connection pooled) throws SQLException {
     if (isOff()) return pooled;
     Deadline deadline = new Deadline();
+    SQLiteConnection raw;
     try {
-      ProgressHandler.setHandler(pooled.unwrap(SQLiteConnection.class), STEPS_BETWEEN_CHECKS, deadline);
+      raw = pooled.unwrap(SQLiteConnection.class);
+      ProgressHandler.setHandler(raw, STEPS_BETWEEN_CHECKS, deadline);
     } catch (SQLException | RuntimeException e) {
       pooled.close();
       throw e;
@@ -73,9 +82,60 @@ public final class StatementLimit {
       }
       // commit, rollback and the like must finish even after a statement ran out of time.
       deadline.armed = false;
+      if (name.equals("prepareStatement") && args.length == 1) {
+        // Prepared on the connection itself: the pool closes the statements made through it.
+        String sql = (String) args[0];
+        return proxy(PreparedStatement.class, reused(raw, sql, statements.take(raw, sql), deadline));
+      }
       Object result = call(method, pooled, args);
       return result instanceof Statement s ? proxy(method.getReturnType(), limited(s, deadline)) : result;
     });
+  }
+
+  /**
+   * As {@link #limited}, and closing the statement gives it back to be reused, reset: its
+   * result set closed, its parameters cleared. One that failed is closed instead.
+   */
+  private InvocationHandler reused(SQLiteConnection raw, String sql, PreparedStatement statement, Deadline deadline) {
+    InvocationHandler limited = limited(statement, deadline);
+    return new InvocationHandler() {
+      private ResultSet open;
+      private boolean failed, closed;
+
+      @Override
+      public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+          case "close" -> {
+            if (closed) return null;
+            closed = true;
+            try {
+              if (open != null) open.close();
+            } catch (SQLException e) {
+              failed = true;
+              throw e;
+            } finally {
+              if (failed) statement.close();
+              else statements.giveBack(raw, sql, statement);
+            }
+            return null;
+          }
+          case "isClosed" -> {
+            return closed;
+          }
+          default -> {
+            if (closed) throw new SQLException("statement closed");
+          }
+        }
+        try {
+          Object result = limited.invoke(proxy, method, args);
+          if (result instanceof ResultSet rs) open = rs;
+          return result;
+        } catch (Throwable t) {
+          failed = true;
+          throw t;
+        }
+      }
+    };
   }
 
   /** Each execute call starts the statement's clock. */
