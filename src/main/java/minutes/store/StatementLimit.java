@@ -11,6 +11,8 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.sqlite.ProgressHandler;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
@@ -70,11 +72,13 @@ public final class StatementLimit {
       pooled.close();
       throw e;
     }
+    List<Statement> handedOut = new ArrayList<>(4); // reused statements, closed with the connection as JDBC closes its own
     return proxy(Connection.class, (proxy, method, args) -> {
       String name = method.getName();
       if (name.equals("close")) {
         try {
-          ProgressHandler.clearHandler(pooled.unwrap(SQLiteConnection.class));
+          for (Statement s : handedOut) s.close(); // gives back the ones still open
+          ProgressHandler.clearHandler(raw);
         } finally {
           pooled.close();
         }
@@ -85,7 +89,9 @@ public final class StatementLimit {
       if (name.equals("prepareStatement") && args.length == 1) {
         // Prepared on the connection itself: the pool closes the statements made through it.
         String sql = (String) args[0];
-        return proxy(PreparedStatement.class, reused(raw, sql, statements.take(raw, sql), deadline));
+        PreparedStatement reused = proxy(PreparedStatement.class, reused(raw, sql, statements.take(raw, sql), deadline));
+        handedOut.add(reused);
+        return reused;
       }
       Object result = call(method, pooled, args);
       return result instanceof Statement s ? proxy(method.getReturnType(), limited(s, deadline)) : result;

@@ -105,6 +105,20 @@ class ReusedStatementsTest {
   }
 
   @Test
+  void closingTheConnectionGivesBackTheStatementsLeftOpen() throws Exception {
+    PreparedStatement left;
+    try (Connection c = db.readForRequest()) {
+      PreparedStatement ps = c.prepareStatement(SQL); // its user never closes it
+      left = underlying(ps);
+      ps.setInt(1, 1);
+      assertTrue(ps.executeQuery().next());
+    }
+    try (Connection c = db.readForRequest(); PreparedStatement ps = c.prepareStatement(SQL)) {
+      assertSame(left, underlying(ps), "given back, reset, when its connection was closed");
+    }
+  }
+
+  @Test
   void aStatementThatFailedIsNotReused() throws Exception {
     PreparedStatement failed;
     try (Connection c = db.readForRequest(); PreparedStatement ps = c.prepareStatement(SQL)) {
