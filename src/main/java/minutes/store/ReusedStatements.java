@@ -16,7 +16,7 @@ import org.sqlite.SQLiteConnection;
  * Thread-safe.
  */
 final class ReusedStatements {
-  static final int PER_CONNECTION = 64;
+  private static final int PER_CONNECTION = 64;
 
   private final Map<SQLiteConnection, Map<String, PreparedStatement>> kept = new HashMap<>();
 
