@@ -65,11 +65,11 @@ final class Hits {
   List<SearchHit> find(SplitSearch split, Principal principal, SearchQuery q, SearchFilters filters,
       List<BytesRef> pending, int limit) throws IOException, SearchUnavailable {
     Query[] fields = fields(q);
-    ScoreDoc[] docs = best(split, fields, principal, filters, pending, q, limit);
+    ScoreDoc[] docs = split.search(searcher, matching(fields, principal, filters, pending), q, limit).scoreDocs;
     if (docs.length == 0) return List.of();
 
     Hit[] hits = new Hit[docs.length];
-    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc, rank(docs[i]));
+    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc, (Float) ((FieldDoc) docs[i]).fields[0]);
     // Doc values, scorers and postings are read leaf by leaf in document order.
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
@@ -81,26 +81,6 @@ final class Hits {
           Double.parseDouble(Float.toString(h.rank)), h.snippet, h.field.equals(IndexedMeeting.TITLE) ? "title" : h.field));
     }
     return out;
-  }
-
-  /**
-   * The best {@code limit} meetings. A title hit ranks exactly {@link SearchQuery#TITLE_RANK},
-   * so when the minutes and transcripts alone give {@code limit} hits all ranked above it, the
-   * titles cannot change the answer (a meeting's rank is its best field's) and are never
-   * matched: most searches for words a meeting talks about, where the titles were a tenth to a
-   * fifth of the matching (docs/BENCHMARKS.md). Otherwise all three fields are matched again.
-   */
-  private ScoreDoc[] best(SplitSearch split, Query[] fields, Principal principal, SearchFilters filters,
-      List<BytesRef> pending, SearchQuery q, int limit) throws IOException, SearchUnavailable {
-    Query content = matching(Arrays.copyOfRange(fields, 1, fields.length), principal, filters, pending);
-    ScoreDoc[] docs = split.search(searcher, content, q, limit).scoreDocs;
-    if (docs.length == limit && rank(docs[limit - 1]) > SearchQuery.TITLE_RANK) return docs;
-    return split.search(searcher, matching(fields, principal, filters, pending), q, limit).scoreDocs;
-  }
-
-  /** The rank a hit was ordered by (ORDER's first key). */
-  private static float rank(ScoreDoc d) {
-    return (Float) ((FieldDoc) d).fields[0];
   }
 
   /** The query in title, minutes and transcript, in that order (the order {@link #describe} relies on). */

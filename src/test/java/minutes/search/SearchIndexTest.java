@@ -236,10 +236,10 @@ class SearchIndexTest extends SearchFixture {
   }
 
   /**
-   * A smaller limit gives the first hits of a larger one, whichever fields decide. With two
-   * hits, "quokka" is answered from the minutes and transcripts alone, both ranked above any
-   * title; with three, the meeting whose title ranks it (0.35, above its own transcript) must
-   * come in third, so the titles are matched too.
+   * A smaller limit gives the first hits of a larger one, whichever fields decide: with two
+   * hits, "quokka" gives the two meetings whose minutes and transcript rank them above any
+   * title; with three, the meeting whose title ranks it (0.35, above its own transcript) comes
+   * in third.
    */
   @Test
   void aSmallerLimitGivesTheFirstHitsOfALargerOne() throws Exception {
