@@ -10,7 +10,12 @@ import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Unreachable;
 
-/** GET /healthz, without a key: 200 when the database and the search index answer, else 503 saying what is not usable. */
+/**
+ * GET /healthz, without a key: 200 when the database and the search index answer, else 503
+ * saying what is not usable. It asks on a request connection, as the requests it vouches for
+ * do: background work (the list orders, the index sync) may hold all of its own connections for
+ * seconds, e.g. right after a start, and a health check that waits for them says nothing true.
+ */
 public final class Health implements HttpHandler {
   private final Db db;
   private final BooleanSupplier searchReady;
@@ -22,7 +27,7 @@ public final class Health implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange ex) {
-    try (Connection c = db.read()) {
+    try (Connection c = db.readForRequest()) {
       new Sql("SELECT 1 FROM meeting LIMIT 1").count(c);
     } catch (SQLException e) {
       // SQLite keeps its message; a node of a cluster says which database it cannot reach.

@@ -16,7 +16,7 @@ import java.time.Duration;
  */
 public final class Db implements AutoCloseable {
   /** PostgreSQL: connections for the index sync and the in-memory list orders, apart from requests'. */
-  private static final int BACKGROUND_CONNECTIONS = 3;
+  public static final int BACKGROUND_CONNECTIONS = 3;
 
   private final Store store;
   private final HikariDataSource requestPool;
