@@ -3,12 +3,15 @@
 # bench/api-bench.sh left in bench/out/api (run it first, on both stores): both servers up at
 # once, each on its own store and its own index of the same 20,000 meetings, the same 10 queries
 # over one connection, alternating between the nodes ROUNDS times (A B, then B A, ...) for SECONDS
-# each, so that the machine's noise falls on both alike. Prints a row per round and the medians.
-#   bench/search-stores-ab.sh [ROUNDS=6] [SECONDS=5]
+# each, so that the machine's noise falls on both alike, after WARM s of searching on each node
+# (the steady state, as bench/api-bench.sh measures it: the JIT compiler takes about 40 s of
+# steady searching to compile the search path). Prints a row per round and the medians.
+#   bench/search-stores-ab.sh [ROUNDS=6] [SECONDS=5] [WARM=40]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-6}
 SECONDS_EACH=${2:-5}
+WARM=${3:-40}
 OUT=bench/out/api
 [ -f "$OUT/minutes.db" ] && [ -d "$OUT/pg/data" ] && [ -f "$OUT/search-paths.txt" ] \
   || { echo "run bench/api-bench.sh first: it leaves both stores in $OUT" >&2; exit 1; }
@@ -53,7 +56,7 @@ measure() { # store seconds -> "p50_ms p99_ms req/s"
   ms() { awk -v p="$1" '$1==p { v=$2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else { sub(/s/, "", v); v *= 1000 }; printf "%.2f", v }'; }
   echo "$(ms 50% <<<"$out") $(ms 99% <<<"$out") $(awk '/Requests\/sec/{print $2}' <<<"$out")"
 }
-measure sqlite 5 >/dev/null; measure postgresql 5 >/dev/null   # warm-up
+measure sqlite "$WARM" >/dev/null; measure postgresql "$WARM" >/dev/null   # warm-up
 
 echo "| round | SQLite node p50 · p99 ms · req/s | PostgreSQL node p50 · p99 ms · req/s |"
 echo "|---|---|---|"
@@ -70,4 +73,4 @@ m50a=$(median "${A50[@]}"); m50b=$(median "${B50[@]}"); m99a=$(median "${A99[@]}
 echo
 echo "medians of the rounds: SQLite node p50 $m50a ms, p99 $m99a ms; PostgreSQL node p50 $m50b ms, p99 $m99b ms;" \
   "PostgreSQL / SQLite: p50 $(awk -v a="$m50a" -v b="$m50b" 'BEGIN{printf "%.2f", b / a}'), p99 $(awk -v a="$m99a" -v b="$m99b" 'BEGIN{printf "%.2f", b / a}')"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: bench/search-stores-ab.sh $ROUNDS $SECONDS_EACH, commit $(git rev-parse --short HEAD), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: bench/search-stores-ab.sh $ROUNDS $SECONDS_EACH $WARM, commit $(git rev-parse --short HEAD), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
