@@ -100,7 +100,7 @@ public final class App implements AutoCloseable {
             TranscriptApi::search)
         .api("/api/v1/changes", Scope.MEETINGS_READ, Set.of("change_log", "change_feed", "change_state"),
             ChangesApi::list)
-        .api("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
+        .apiByStatement("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
             new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search"))::search)
         .open("/healthz", new Health(db, search::ready))
         .open("/metrics", metrics.endpoint(config.metricsRequireKey()))

@@ -11,9 +11,10 @@ import minutes.store.Db;
 /**
  * One authenticated API request: the caller, its parameters, the route's path parameters and
  * a read connection that is inside one read transaction, so a count and its page see the same
- * snapshot even while an import commits. Carries no HTTP exchange, so that an endpoint answers
+ * snapshot even while an import commits (except on a route that reads statement by statement,
+ * {@link Routes#apiByStatement}). Carries no HTTP exchange, so that an endpoint answers
  * a REST request and an MCP tool call alike. {@code versionSeen}: the data version the key's
- * statement read in this transaction, when it read one ({@link minutes.keys.ApiKeys#resolve}).
+ * statement read, when it read one ({@link minutes.keys.ApiKeys#resolve}).
  * Not thread-safe; lives for one request.
  */
 public record Request(Principal principal, Params params, Map<String, String> pathParams, Connection db,

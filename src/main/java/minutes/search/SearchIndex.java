@@ -162,10 +162,11 @@ public final class SearchIndex implements AutoCloseable {
   /**
    * The hits of q that the principal may see and that pass the filters, best first, at most
    * one per meeting ({@link Hits}), from the live generation; within {@code timeout}.
-   * {@code db}: the request's read transaction, to see which meetings changed since the
-   * searcher's data; {@code dataVersion}: its data version when already read (then an index at
-   * that version needs no statement: nothing changed since, and history is never pruned up to
-   * the newest entry). Fails with {@link SearchUnavailable} while there is no usable index, when
+   * {@code db}: the request's connection, to see which meetings changed since the searcher's
+   * data; {@code dataVersion}: the data version it read first, if it did (then an index at that
+   * version needs no statement: nothing changed since, and history is never pruned up to the
+   * newest entry). Its statements need not share a snapshot: a later one sees at least the
+   * changes up to that version, and leaving out more changed meetings is always right. Fails with {@link SearchUnavailable} while there is no usable index, when
    * the index cannot be read (the sync thread then verifies it), and past the timeout.
    */
   List<SearchHit> search(Connection db, OptionalLong dataVersion, Principal principal, SearchQuery q,
