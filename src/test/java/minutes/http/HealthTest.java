@@ -3,11 +3,6 @@ package minutes.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.undertow.Undertow;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -35,25 +30,14 @@ class HealthTest {
       Migrations.migrate(testStore.store());
       try (Db db = Db.open(testStore.store(), 2, Duration.ofSeconds(5))) {
         List<Connection> held = new ArrayList<>();
-        Undertow server = null;
         try {
           for (int i = 0; i < Db.BACKGROUND_CONNECTIONS; i++) held.add(db.read());
-          Health health = new Health(db, () -> true);
-          server = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(ex -> {
-            if (ex.isInIoThread()) {
-              ex.dispatch(health);
-            }
-          }).build();
-          server.start();
-          int port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-          HttpResponse<String> answer = HttpClient.newHttpClient().send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
-                  .timeout(Duration.ofSeconds(2)).build(),
-              HttpResponse.BodyHandlers.ofString());
-          assertEquals(200, answer.statusCode(), answer.body());
-          assertEquals("{\"status\":\"ok\"}", answer.body());
+          try (HandlerServer server = new HandlerServer(new Health(db, () -> true))) {
+            HttpResponse<String> answer = server.get("/healthz", Duration.ofSeconds(2));
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertEquals("{\"status\":\"ok\"}", answer.body());
+          }
         } finally {
-          if (server != null) server.stop();
           for (Connection c : held) c.close();
         }
       }

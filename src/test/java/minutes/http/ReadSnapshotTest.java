@@ -2,11 +2,6 @@ package minutes.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.undertow.Undertow;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -36,8 +31,7 @@ class ReadSnapshotTest {
   @TempDir Path dir;
   private TestStore testStore;
   private Db db;
-  private Undertow server;
-  private String base;
+  private HandlerServer server;
   private String key;
 
   @BeforeEach
@@ -54,11 +48,7 @@ class ReadSnapshotTest {
     Routes routes = new Routes(db, "no-store", new RateLimit(0))
         .api("/together", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit)
         .apiByStatement("/apart", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit);
-    server = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(ex -> {
-      if (ex.isInIoThread()) ex.dispatch(routes.handler());
-    }).build();
-    server.start();
-    base = "http://127.0.0.1:" + ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    server = new HandlerServer(routes.handler());
   }
 
   /** Counts the probe's rows, commits one more on another connection, counts again. */
@@ -73,16 +63,13 @@ class ReadSnapshotTest {
 
   @AfterEach
   void stop() {
-    if (server != null) server.stop();
+    if (server != null) server.close();
     if (db != null) db.close();
     if (testStore != null) testStore.close();
   }
 
   private String get(String path) throws Exception {
-    HttpResponse<String> answer = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key)
-            .timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> answer = server.get(path, Duration.ofSeconds(10), "Authorization", "Bearer " + key);
     assertEquals(200, answer.statusCode(), answer.body());
     return answer.body();
   }
