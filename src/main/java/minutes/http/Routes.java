@@ -32,8 +32,11 @@ public final class Routes {
   private final RoutingHandler router = new RoutingHandler(false);
   private final Map<String, Api> apis = new HashMap<>();
 
-  /** An API route: the scope it needs, the tables it reads and its endpoint. */
-  private record Api(Scope scope, Set<String> tables, Endpoint endpoint) {}
+  /**
+   * An API route: the scope it needs, the tables it reads, its endpoint, and whether its
+   * statements read one snapshot (else statement by statement, {@link #apiByStatement}).
+   */
+  private record Api(Scope scope, Set<String> tables, Endpoint endpoint, boolean oneSnapshot) {}
 
   /** A read on a request's connection, inside its read transaction. */
   @FunctionalInterface
@@ -69,11 +72,11 @@ public final class Routes {
   }
 
   private Routes api(String template, Scope scope, Set<String> tables, Endpoint endpoint, boolean oneSnapshot) {
-    Api api = new Api(scope, tables, endpoint);
+    Api api = new Api(scope, tables, endpoint, oneSnapshot);
     apis.put(template, api);
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
-      Object body = read(oneSnapshot, c -> {
+      Object body = read(api.oneSnapshot(), c -> {
         ApiKeys.Resolved caller = admit(ex, c, schema.saw("change_log"));
         Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
         return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
@@ -103,12 +106,13 @@ public final class Routes {
 
   /**
    * The answer of the API route {@code template} (as registered) for an admitted caller, read
-   * in a read transaction of its own: the 200 body, or the {@link ApiError} REST would send.
+   * on a connection of its own as the route reads (one snapshot, or statement by statement):
+   * the 200 body, or the {@link ApiError} REST would send.
    */
   public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
     Api api = apis.get(template);
     if (api == null) throw new IllegalArgumentException("no API route " + template);
-    return read(true, c -> answer(api, principal, OptionalLong.empty(), params, path, c));
+    return read(api.oneSnapshot(), c -> answer(api, principal, OptionalLong.empty(), params, path, c));
   }
 
   /** The scope the API route {@code template} needs. */

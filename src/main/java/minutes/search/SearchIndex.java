@@ -166,8 +166,9 @@ public final class SearchIndex implements AutoCloseable {
    * data; {@code dataVersion}: the data version it read first, if it did (then an index at that
    * version needs no statement: nothing changed since, and history is never pruned up to the
    * newest entry). Its statements need not share a snapshot: a later one sees at least the
-   * changes up to that version, and leaving out more changed meetings is always right. Fails with {@link SearchUnavailable} while there is no usable index, when
-   * the index cannot be read (the sync thread then verifies it), and past the timeout.
+   * changes up to that version, and leaving out more changed meetings is always right. Fails
+   * with {@link SearchUnavailable} while there is no usable index, when the index cannot be
+   * read (the sync thread then verifies it), and past the timeout.
    */
   List<SearchHit> search(Connection db, OptionalLong dataVersion, Principal principal, SearchQuery q,
       SearchFilters filters, int limit, QueryTimeout timeout) throws SQLException, SearchUnavailable {
