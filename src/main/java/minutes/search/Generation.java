@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -24,7 +25,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "12"; // 12: platform, participants and time for the filters; 11: neighbour codes of 75 words, one byte each
+  static final String CURRENT_FORMAT = "13"; // 13: documents in workspace order; 12: platform, participants and time for the filters
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -35,15 +36,14 @@ final class Generation implements Closeable {
   private volatile long seq;
   private final boolean currentFormat;
 
-  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer, IndexWriterConfig.OpenMode mode)
+  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer, boolean currentFormat)
       throws IOException {
     this.name = name;
     this.path = path;
     this.dir = dir;
     this.writer = writer;
     this.seq = Long.parseLong(commitData(writer, SEQ, "0"));
-    this.currentFormat = mode == IndexWriterConfig.OpenMode.CREATE
-        || CURRENT_FORMAT.equals(commitData(writer, FORMAT, null));
+    this.currentFormat = currentFormat;
     this.searchers = new SearcherManager(writer, new SearcherFactory() {
       @Override
       public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
@@ -76,6 +76,7 @@ final class Generation implements Closeable {
     FSDirectory dir = FSDirectory.open(path);
     IndexWriter w = null;
     try {
+      boolean currentFormat = mode == IndexWriterConfig.OpenMode.CREATE || CURRENT_FORMAT.equals(latestFormat(dir));
       IndexWriterConfig c = new IndexWriterConfig(new SearchAnalyzer())
           .setOpenMode(mode)
           .setCodec(new MinutesCodec())
@@ -83,6 +84,9 @@ final class Generation implements Closeable {
           .setRAMBufferSizeMB(RAM_BUFFER_MB)
           .setUseCompoundFile(false)
           .setCommitOnClose(false); // a commit always carries its seq; never one without
+      // An older index keeps the order it has (Lucene refuses to change it): it is only opened
+      // to be replaced by a rebuild.
+      if (currentFormat) c.setIndexSort(IndexedMeeting.INDEX_ORDER);
       TieredMergePolicy mp = new TieredMergePolicy();
       mp.setNoCFSRatio(0);
       // eraseDeleted merges away every segment that holds a deleted document, not only those
@@ -90,12 +94,18 @@ final class Generation implements Closeable {
       mp.setForceMergeDeletesPctAllowed(0);
       c.setMergePolicy(mp); // Lucene's default 10 segments per tier: imports' small segments do not pile up
       w = new IndexWriter(dir, c);
-      return new Generation(path.getFileName().toString(), path, dir, w, mode);
+      return new Generation(path.getFileName().toString(), path, dir, w, currentFormat);
     } catch (IOException | RuntimeException e) {
       if (w != null) w.rollback();
       dir.close();
       throw e;
     }
+  }
+
+  /** The format the latest commit in dir records; null when it records none (or there is no commit). */
+  private static String latestFormat(FSDirectory dir) throws IOException {
+    if (!DirectoryReader.indexExists(dir)) return null;
+    return DirectoryReader.listCommits(dir).getLast().getUserData().get(FORMAT);
   }
 
   private static String commitData(IndexWriter w, String key, String absent) {

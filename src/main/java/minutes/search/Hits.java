@@ -65,7 +65,8 @@ final class Hits {
   List<SearchHit> find(SplitSearch split, Principal principal, SearchQuery q, SearchFilters filters,
       List<BytesRef> pending, int limit) throws IOException, SearchUnavailable {
     Query[] fields = fields(q);
-    ScoreDoc[] docs = split.search(searcher, matching(fields, principal, filters, pending), q, limit).scoreDocs;
+    ScoreDoc[] docs = split.search(searcher, matching(fields, principal, filters, pending), q,
+        Visibility.of(principal).workspaceId(), limit).scoreDocs;
     if (docs.length == 0) return List.of();
 
     Hit[] hits = new Hit[docs.length];

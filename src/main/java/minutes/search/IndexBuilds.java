@@ -63,7 +63,11 @@ public final class IndexBuilds {
         c.setAutoCommit(false);
         try {
           seq = Db.dataVersion(c);
-          List<String> ids = new Sql("SELECT id FROM meeting ORDER BY sort_at DESC, id").list(c, rs -> rs.getString(1));
+          // In the index's order (IndexedMeeting.INDEX_ORDER), so that Lucene finds each segment
+          // sorted already when it writes it; within a workspace, newest first, the order in
+          // which hits that tie on rank and date are listed.
+          List<String> ids = new Sql("SELECT id FROM meeting ORDER BY workspace_id, sort_at DESC, id")
+              .list(c, rs -> rs.getString(1));
           stats = Indexer.index(c, ids, g.writer, true, threads, progress);
         } finally {
           c.rollback();

@@ -1,6 +1,7 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
@@ -62,14 +64,16 @@ final class SplitSearch implements AutoCloseable {
   }
 
   /**
-   * The best {@code limit} hits of query (made from q), split across cores when q is costly.
-   * Fails when matching ran past the searcher's time limit, on whichever thread.
+   * The best {@code limit} hits of query (made from q, within {@code workspace}), split across
+   * cores when q is costly. Fails when matching ran past the searcher's time limit, on whichever
+   * thread.
    */
-  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, int limit) throws IOException, SearchUnavailable {
+  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, long workspace, int limit)
+      throws IOException, SearchUnavailable {
     IndexSearcher by = s;
     if (helpers != null && handedOut.get() < parts - 1 && positions(s.getIndexReader(), q) >= splitPositions) {
       splits.increment();
-      by = splitting(s);
+      by = splitting(s, workspace);
     }
     TopFieldDocs top = by.search(query, Hits.collector(limit));
     // Lucene stops matching at the limit and keeps what it found; part of the hits is no answer.
@@ -79,51 +83,79 @@ final class SplitSearch implements AutoCloseable {
 
   /**
    * A searcher like s whose searches run on all cores, each matching an equal share of the
-   * documents ({@link #equalShares}). Risk: LeafSlice and segment partitions are
+   * workspace's documents ({@link #equalShares}). Risk: LeafSlice and segment partitions are
    * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
    * document once, in equal shares, and that split searches answer exactly as one pass.
    */
-  IndexSearcher splitting(IndexSearcher s) {
+  IndexSearcher splitting(IndexSearcher s, long workspace) {
     return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
       @Override
       protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
-        return equalShares(leaves, parts);
+        return equalShares(leaves, parts, workspace);
       }
     }, s);
   }
 
   /**
-   * The documents in {@code parts} slices of equal size (the last may be smaller), in index
-   * order, a segment cut where a share ends. Not Lucene's {@code IndexSearcher.slices(leaves,
-   * maxDoc / parts, ..., true)}: it keeps whole every segment smaller than a share and groups
-   * segments until a slice exceeds its share, so at 100,000 meetings (segments of 37,652 and
-   * 36,855 documents and six of 2,700-4,700) one core got 74,507 of the documents and splitting
-   * gained 1.0-1.4x instead of nearly 2x (docs/BENCHMARKS.md, "Equal shares").
+   * Every document in at most {@code parts} slices, in index order, each holding an equal share
+   * of the workspace's documents (the last may hold fewer), a segment cut where a share ends.
+   * Each segment keeps a workspace's documents together ({@link IndexedMeeting#INDEX_ORDER}),
+   * so equal shares of all documents would give one core most of a workspace and another core
+   * the rest of the index, which the search skips. Any cut answers alike; only the balance
+   * depends on it. Not Lucene's {@code IndexSearcher.slices(leaves, maxDoc / parts, ..., true)}:
+   * it keeps whole every segment smaller than a share and groups segments until a slice
+   * exceeds its share, so at 100,000 meetings (segments of 37,652 and 36,855 documents and six
+   * of 2,700-4,700) one core got 74,507 of the documents and splitting gained 1.0-1.4x instead
+   * of nearly 2x (docs/BENCHMARKS.md, "Equal shares").
    */
-  private static LeafSlice[] equalShares(List<LeafReaderContext> leaves, int parts) {
-    int total = 0;
-    for (LeafReaderContext leaf : leaves) total += leaf.reader().maxDoc();
-    int share = Math.max(1, Math.ceilDiv(total, parts));
+  private static LeafSlice[] equalShares(List<LeafReaderContext> leaves, int parts, long workspace) {
+    int[][] counted = new int[leaves.size()][];
+    long total = 0;
+    for (int i = 0; i < counted.length; i++) {
+      counted[i] = workspaceDocs(leaves.get(i), workspace);
+      total += counted[i][1] - counted[i][0];
+    }
+    int share = (int) Math.max(1, Math.ceilDiv(total, parts));
     List<LeafSlice> slices = new ArrayList<>(parts);
     List<LeafReaderContextPartition> slice = new ArrayList<>();
     int room = share;
-    for (LeafReaderContext leaf : leaves) {
-      int maxDoc = leaf.reader().maxDoc();
-      for (int from = 0; from < maxDoc; ) {
-        int to = Math.min(maxDoc, from + room);
-        slice.add(from == 0 && to == maxDoc ? LeafReaderContextPartition.createForEntireSegment(leaf)
-            : LeafReaderContextPartition.createFromAndTo(leaf, from, to));
-        room -= to - from;
-        from = to;
-        if (room == 0) {
-          slices.add(new LeafSlice(slice));
-          slice = new ArrayList<>();
-          room = share;
-        }
+    for (int i = 0; i < counted.length; i++) {
+      LeafReaderContext leaf = leaves.get(i);
+      int maxDoc = leaf.reader().maxDoc(), from = 0, at = counted[i][0], end = counted[i][1];
+      while (slices.size() < parts - 1 && end - at >= room) { // a share ends in this segment
+        int cut = at + room;
+        slice.add(partition(leaf, from, cut));
+        slices.add(new LeafSlice(slice));
+        slice = new ArrayList<>();
+        room = share;
+        from = at = cut;
       }
+      room -= end - at;
+      if (from < maxDoc) slice.add(partition(leaf, from, maxDoc));
     }
     if (!slice.isEmpty()) slices.add(new LeafSlice(slice));
     return slices.toArray(LeafSlice[]::new);
+  }
+
+  private static LeafReaderContextPartition partition(LeafReaderContext leaf, int from, int to) {
+    return from == 0 && to == leaf.reader().maxDoc() ? LeafReaderContextPartition.createForEntireSegment(leaf)
+        : LeafReaderContextPartition.createFromAndTo(leaf, from, to);
+  }
+
+  /**
+   * The documents [from, to) of the workspace in the segment: one run in {@link
+   * IndexedMeeting#INDEX_ORDER}, deleted ones included as the postings include them.
+   */
+  private static int[] workspaceDocs(LeafReaderContext leaf, long workspace) {
+    try {
+      Terms terms = leaf.reader().terms(IndexedMeeting.WORKSPACE);
+      TermsEnum e = terms == null ? null : terms.iterator();
+      if (e == null || !e.seekExact(new BytesRef(Long.toString(workspace)))) return new int[] {0, 0};
+      int first = e.postings(null, PostingsEnum.NONE).nextDoc();
+      return new int[] {first, first + e.docFreq()};
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** {@code copy}, a new searcher over s's reader, set up as s is: similarity, query cache, time limit. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import minutes.keys.Principal;
+import minutes.keys.Visibility;
 import minutes.keys.Scope;
 import minutes.store.Db;
 import minutes.store.Sql;
@@ -177,7 +178,7 @@ public final class SearchAB {
     SearchAnalyzer analyzer = new SearchAnalyzer();
     List<String> phrases = queries.stream().filter(q -> q.startsWith("\"")).toList();
     try (SplitSearch split = new SplitSearch(2)) {
-      IndexSearcher splitting = split.splitting(shared);
+      IndexSearcher splitting = split.splitting(shared, Visibility.of(p).workspaceId());
       System.out.printf("slices of %d documents: %s%n", shared.getIndexReader().maxDoc(), describe(splitting.getSlices()));
       int differ = 0;
       for (String q : phrases) {

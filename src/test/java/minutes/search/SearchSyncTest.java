@@ -266,6 +266,44 @@ class SearchSyncTest {
     }
   }
 
+  /**
+   * A build and the segments the server adds afterwards keep each workspace's documents in one
+   * run ({@link IndexedMeeting#INDEX_ORDER}), however the two workspaces' meetings interleave by
+   * date, and searches still answer each key with its own workspace's meetings only.
+   */
+  @Test
+  void everySegmentHoldsEachWorkspaceInOneRun() throws Exception {
+    SearchData other = new SearchData().workspace("beta", "cy@beta.com");
+    for (int i = 0; i < 10; i++) {
+      other.meeting("beta", "b" + i, "Beta " + i, (i % 2 == 0 ? "2026-01-15" : "2026-02-15") + "T09:00:00Z",
+          List.of(), null, "alpha bravo beta" + i);
+    }
+    other.importInto(store, dir);
+    index = openLive();
+    SearchData more = new SearchData();
+    for (int i = 20; i < 25; i++) {
+      more.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of(), null, "alpha bravo number" + i);
+      more.meeting("beta", "b" + i, "Beta " + i, "2026-01-20T09:00:00Z", List.of(), null, "alpha bravo beta" + i);
+    }
+    more.importInto(store, dir);
+    index.syncOnce();
+    assertEquals(25, meetingsInIndex(), "acme's meetings only");
+
+    try (org.apache.lucene.store.FSDirectory d = org.apache.lucene.store.FSDirectory.open(root.resolve(IndexDirs.current(root)));
+        org.apache.lucene.index.DirectoryReader r = org.apache.lucene.index.DirectoryReader.open(d)) {
+      assertTrue(r.leaves().size() >= 2, "the build's segment and the update's: " + r.leaves().size());
+      for (org.apache.lucene.index.LeafReaderContext leaf : r.leaves()) {
+        assertEquals(IndexedMeeting.INDEX_ORDER, leaf.reader().getMetaData().sort(), "sorted: " + leaf);
+        org.apache.lucene.index.NumericDocValues ws = leaf.reader().getNumericDocValues(IndexedMeeting.WORKSPACE);
+        List<Long> runs = new ArrayList<>();
+        while (ws.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+          if (runs.isEmpty() || runs.getLast() != ws.longValue()) runs.add(ws.longValue());
+        }
+        assertEquals(runs.stream().distinct().toList(), runs, "one run per workspace in " + leaf);
+      }
+    }
+  }
+
   @Test
   void anIndexWrittenByAnOlderVersionIsRebuiltNotServed() throws Exception {
     index = openLive();

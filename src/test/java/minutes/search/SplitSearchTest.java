@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,13 +20,19 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.AfterAll;
@@ -53,7 +60,7 @@ class SplitSearchTest {
   static void index() throws Exception {
     dir = new ByteBuffersDirectory();
     IndexWriterConfig config = new IndexWriterConfig(analyzer).setCodec(new MinutesCodec())
-        .setSimilarity(Generation.SIMILARITY);
+        .setSimilarity(Generation.SIMILARITY).setIndexSort(IndexedMeeting.INDEX_ORDER);
     config.setMaxBufferedDocs(23); // segments of unequal sizes, as imports leave them
     String[] dates = {"2026-01-05T09:00:00Z", "2026-02-05T09:00:00Z", "2026-03-05T09:00:00Z"};
     try (IndexWriter w = new IndexWriter(dir, config)) {
@@ -86,36 +93,55 @@ class SplitSearchTest {
 
   /**
    * The slices a split search matches cover every document of every segment exactly once, one
-   * slice per part, each with an equal share of the documents (the last one may have fewer).
+   * slice per part, each with an equal share of the searched workspace's documents (the last
+   * one may have fewer), for either workspace of the index.
    */
   @Test
-  void slicesCoverEveryDocumentOnceInEqualShares() {
+  void slicesCoverEveryDocumentOnceInEqualSharesOfTheWorkspace() throws Exception {
     List<LeafReaderContext> leaves = reader.leaves();
     assertTrue(leaves.size() > 3, "several segments: " + leaves.size());
-    for (int cores = 2; cores <= 5; cores++) {
-      int parts = Math.min(cores, SplitSearch.MAX_PARTS), share = Math.ceilDiv(reader.maxDoc(), parts);
-      try (SplitSearch split = new SplitSearch(cores)) {
-        LeafSlice[] slices = split.splitting(searcher).getSlices();
-        assertEquals(parts, slices.length, cores + " cores");
-        java.util.Map<LeafReaderContext, java.util.BitSet> covered = new java.util.HashMap<>();
-        for (int i = 0; i < slices.length; i++) {
-          int inSlice = 0;
-          for (LeafReaderContextPartition p : slices[i].partitions) {
-            int to = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
-            java.util.BitSet docs = covered.computeIfAbsent(p.ctx, l -> new java.util.BitSet());
-            assertTrue(p.minDocId < to, "no empty partition");
-            assertTrue(docs.get(p.minDocId, to).isEmpty(), "no document twice");
-            docs.set(p.minDocId, to);
-            inSlice += to - p.minDocId;
+    for (long workspace : new long[] {1, 2}) {
+      BitSet ofWorkspace = workspaceDocs(workspace);
+      for (int cores = 2; cores <= 5; cores++) {
+        int parts = Math.min(cores, SplitSearch.MAX_PARTS), share = Math.ceilDiv(ofWorkspace.cardinality(), parts);
+        String what = "workspace " + workspace + ", " + cores + " cores";
+        try (SplitSearch split = new SplitSearch(cores)) {
+          LeafSlice[] slices = split.splitting(searcher, workspace).getSlices();
+          assertEquals(parts, slices.length, what);
+          java.util.Map<LeafReaderContext, BitSet> covered = new java.util.HashMap<>();
+          for (int i = 0; i < slices.length; i++) {
+            int inSlice = 0;
+            for (LeafReaderContextPartition p : slices[i].partitions) {
+              int to = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
+              BitSet docs = covered.computeIfAbsent(p.ctx, l -> new BitSet());
+              assertTrue(p.minDocId < to, "no empty partition");
+              assertTrue(docs.get(p.minDocId, to).isEmpty(), "no document twice");
+              docs.set(p.minDocId, to);
+              inSlice += ofWorkspace.get(p.ctx.docBase + p.minDocId, p.ctx.docBase + to).cardinality();
+            }
+            if (i < slices.length - 1) assertEquals(share, inSlice, what + ", slice " + i);
+            else assertTrue(inSlice <= share, what + ", the last slice");
           }
-          if (i < slices.length - 1) assertEquals(share, inSlice, cores + " cores, slice " + i);
-          else assertTrue(inSlice <= share, cores + " cores, the last slice");
-        }
-        for (LeafReaderContext leaf : leaves) {
-          assertEquals(leaf.reader().maxDoc(), covered.get(leaf).cardinality(), cores + " cores, every document of a leaf");
+          for (LeafReaderContext leaf : leaves) {
+            assertEquals(leaf.reader().maxDoc(), covered.get(leaf).cardinality(), what + ", every document of a leaf");
+          }
         }
       }
     }
+  }
+
+  /** The index's documents (by global id) of a workspace. */
+  private static BitSet workspaceDocs(long workspace) throws Exception {
+    BitSet docs = new BitSet();
+    Weight w = searcher.createWeight(new TermQuery(new Term(IndexedMeeting.WORKSPACE, Long.toString(workspace))),
+        ScoreMode.COMPLETE_NO_SCORES, 1f);
+    for (LeafReaderContext leaf : reader.leaves()) {
+      Scorer s = w.scorer(leaf);
+      if (s == null) continue;
+      for (int d = s.iterator().nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = s.iterator().nextDoc()) docs.set(leaf.docBase + d);
+    }
+    assertTrue(docs.cardinality() > 10, "workspace " + workspace + " has documents: " + docs.cardinality());
+    return docs;
   }
 
   @Test
@@ -142,7 +168,7 @@ class SplitSearchTest {
           for (int limit : new int[] {1, 7, 50}) {
             Query query = asKeys.get(key);
             List<String> expected = ranked(searcher.search(query, Hits.collector(limit)));
-            assertEquals(expected, ranked(split.splitting(searcher).search(query, Hits.collector(limit))), text + " as " + query + ", limit " + limit);
+            assertEquals(expected, ranked(split.splitting(searcher, 1).search(query, Hits.collector(limit))), text + " as " + query + ", limit " + limit);
             hits[key] += expected.size();
           }
         }
@@ -172,10 +198,10 @@ class SplitSearchTest {
     long cost = SplitSearch.positions(reader, phrase);
     List<String> expected = ranked(searcher.search(query(phrase), Hits.collector(50)));
     try (SplitSearch split = new SplitSearch(2, cost)) {
-      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
       assertEquals(1, split.splits(), "a search reading the threshold's positions is split");
       assertEquals(ranked(searcher.search(query(words), Hits.collector(50))),
-          ranked(split.search(searcher, query(words), words, 50)));
+          ranked(split.search(searcher, query(words), words, 1, 50)));
       assertEquals(1, split.splits(), "words alone are not");
 
       CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
@@ -188,18 +214,18 @@ class SplitSearchTest {
         }
       });
       busy.await();
-      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
       assertEquals(1, split.splits(), "not while the only helper is busy");
       release.countDown();
       long deadline = System.nanoTime() + 5_000_000_000L;
       while (split.splits() == 1 && System.nanoTime() < deadline) {
-        assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 50)));
+        assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
       }
       assertEquals(2, split.splits(), "split again once the helper is free");
     }
     try (SplitSearch cheaper = new SplitSearch(2, cost + 1); SplitSearch oneCore = new SplitSearch(1, 0)) {
-      assertEquals(expected, ranked(cheaper.search(searcher, query(phrase), phrase, 50)));
-      assertEquals(expected, ranked(oneCore.search(searcher, query(phrase), phrase, 50)));
+      assertEquals(expected, ranked(cheaper.search(searcher, query(phrase), phrase, 1, 50)));
+      assertEquals(expected, ranked(oneCore.search(searcher, query(phrase), phrase, 1, 50)));
       assertEquals(0, cheaper.splits() + oneCore.splits(), "below the threshold, or with one core: never split");
     }
   }
