@@ -91,6 +91,36 @@ class MetricsTest {
     }
   }
 
+  /**
+   * Counts read through a lambda keep moving after a garbage collection: Micrometer holds what
+   * it counts weakly, and a lambda only it refers to would be collected, freezing the count.
+   */
+  @Test
+  void countsReadThroughALambdaKeepMovingAfterAGarbageCollection(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    minutes.TestStore store = minutes.TestStore.create(dir);
+    minutes.store.Migrations.migrate(store.store());
+    minutes.store.Db db = minutes.store.Db.open(store.store(), 1);
+    java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong(1);
+    Metrics metrics = new Metrics(db, () -> null, n::get);
+    try (HandlerServer server = new HandlerServer(metrics.endpoint(false))) {
+      assertEquals(1, ApiServer.metric(scrape(server), "minutes_search_split_total"));
+      for (int i = 0; i < 3; i++) {
+        System.gc();
+        Thread.sleep(20);
+      }
+      n.set(5);
+      assertEquals(5, ApiServer.metric(scrape(server), "minutes_search_split_total"));
+    } finally {
+      db.close();
+      store.close();
+    }
+  }
+
+  private static String scrape(HandlerServer server) throws Exception {
+    return server.get("/metrics", java.time.Duration.ofSeconds(10)).body();
+  }
+
   @Test
   void withRequireKeyAnyValidKeyIsNeeded() {
     ApiServer.Response refused = locked.get("/metrics", null);
