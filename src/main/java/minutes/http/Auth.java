@@ -4,6 +4,7 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.keys.ApiKeys;
@@ -21,12 +22,11 @@ public final class Auth {
 
   /** The request's caller; the key's id goes into the access log. */
   public static Principal authenticate(HttpServerExchange ex, Connection c) throws SQLException {
-    return authenticate(ex, c, false).principal();
+    return admitted(ex, ApiKeys.resolve(c, secret(ex), false)).principal();
   }
 
-  /** {@link #authenticate}, with the data version when asked for ({@link ApiKeys#resolve}). */
-  public static ApiKeys.Resolved authenticate(HttpServerExchange ex, Connection c, boolean withDataVersion)
-      throws SQLException {
+  /** The key the request sends, checked for its form only: 401 when it is missing or malformed. */
+  static String secret(HttpServerExchange ex) {
     String header = ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
     if (header == null || header.isBlank()) {
       throw ApiError.unauthorized("send the key as Authorization: Bearer <key>");
@@ -35,8 +35,12 @@ public final class Auth {
     if (!m.matches()) {
       throw ApiError.unauthorized("the Authorization header must be Bearer followed by a space and the key");
     }
-    ApiKeys.Resolved key = ApiKeys.resolve(c, m.group(1), withDataVersion)
-        .orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
+    return m.group(1);
+  }
+
+  /** The caller whose key {@link ApiKeys#resolve} found, or 401 for an unknown or revoked key. */
+  static ApiKeys.Resolved admitted(HttpServerExchange ex, Optional<ApiKeys.Resolved> resolved) {
+    ApiKeys.Resolved key = resolved.orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
     ex.putAttachment(AccessLog.KEY_ID, key.principal().keyId());
     return key;
   }

@@ -70,12 +70,20 @@ public final class RateLimit {
    */
   record Outcome(boolean admitted, long remaining, long resetSeconds, long retryAfterSeconds) {}
 
+  /** Whether {@link #admit} would let the key's next request through now, without counting one. */
+  boolean wouldAdmit(String keyId) {
+    AtomicLong tat = full.get(keyId);
+    if (perMinute == 0 || tat == null) return true;
+    long now = clock.getAsLong();
+    return start(tat.get(), now) + interval - now <= WINDOW_NANOS;
+  }
+
   Outcome take(String keyId) {
     AtomicLong tat = full.computeIfAbsent(keyId, k -> new AtomicLong(Long.MIN_VALUE));
     while (true) {
       long now = clock.getAsLong();
       long before = tat.get();
-      long start = before == Long.MIN_VALUE || before - now < 0 ? now : before; // an idle key is simply full
+      long start = start(before, now);
       long after = start + interval;
       long owed = after - now; // how long until the bucket is full again if this request is taken
       if (owed > WINDOW_NANOS) {
@@ -86,6 +94,11 @@ public final class RateLimit {
         return new Outcome(true, (WINDOW_NANOS - owed) / interval, seconds(owed), 0);
       }
     }
+  }
+
+  /** Where a request arriving at {@code now} starts on the key's clock: an idle key is simply full. */
+  private static long start(long tat, long now) {
+    return tat == Long.MIN_VALUE || tat - now < 0 ? now : tat;
   }
 
   private static long seconds(long nanos) {

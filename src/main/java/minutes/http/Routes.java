@@ -9,12 +9,19 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.store.Db;
+import minutes.store.Dialect;
 
 /**
  * The route table. Every API route runs the checks in the order decisions.md fixes:
@@ -31,12 +38,22 @@ public final class Routes {
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
   private final Map<String, Api> apis = new HashMap<>();
+  private final boolean answerAhead;
+  private final KnownKeys knownKeys = new KnownKeys();
+  private final LongAdder aheadSent = new LongAdder(), aheadRedone = new LongAdder();
+  /** Runs the key statements of requests answered ahead: each waits for the database. */
+  private static final ExecutorService KEY_CHECKS = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
    * An API route: the scope it needs, the tables it reads, its endpoint, and whether its
    * statements read one snapshot (else statement by statement, {@link #apiByStatement}).
    */
-  private record Api(Scope scope, Set<String> tables, Endpoint endpoint, boolean oneSnapshot) {}
+  private record Api(Scope scope, Set<String> tables, Endpoint endpoint, boolean oneSnapshot) {
+    /** The endpoint when it can answer ahead of the key check ({@link #apiByStatement}), else null. */
+    Ahead.Endpoint ahead() {
+      return !oneSnapshot && endpoint instanceof Ahead.Endpoint a ? a : null;
+    }
+  }
 
   /** A read on a request's connection, in one read transaction or statement by statement ({@link #read}). */
   @FunctionalInterface
@@ -47,6 +64,9 @@ public final class Routes {
   /** {@code cacheControl}: the Cache-Control header of every keyed answer (config http.cache_control). */
   public Routes(Db db, String cacheControl, RateLimit rateLimit) {
     this.db = db;
+    // SQLite answers the key's statement in about 10 microseconds, less than handing it to a
+    // thread; PostgreSQL is a round trip away (docs/CLUSTER.md, "Search ahead of the key check").
+    this.answerAhead = db.store().dialect() == Dialect.POSTGRES;
     this.cacheControl = cacheControl;
     this.rateLimit = rateLimit;
     this.schema = new SchemaWatch();
@@ -66,6 +86,14 @@ public final class Routes {
    * Only for an endpoint whose answer stays right when a later statement sees newer data than
    * an earlier one, as search's does: it reads the data version with the key, and a later look
    * at what changed since its index can only leave out more.
+   *
+   * <p>An {@link Ahead.Endpoint} here answers, on PostgreSQL, while the key's statement runs
+   * instead of after it: for the principal the same key had at its last request here
+   * ({@link KnownKeys}). The answer is sent only when the statement finds that principal and the
+   * data version the answer assumed; otherwise the request is answered again as usual, and a key
+   * over its rate limit is not answered ahead at all. The checks keep their order (401, 429,
+   * 403, 503, then the endpoint's own). This hides the round trip (about 0.25 ms over loopback,
+   * more to a managed server) behind the endpoint's own work.
    */
   public Routes apiByStatement(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
     return api(template, scope, tables, endpoint, false);
@@ -77,12 +105,77 @@ public final class Routes {
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       Object body = read(api.oneSnapshot(), c -> {
-        ApiKeys.Resolved caller = admit(ex, c, schema.saw("change_log"));
         Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
-        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
+        Params params = new Params(ex);
+        String secret = Auth.secret(ex);
+        boolean withDataVersion = schema.saw("change_log"), guessing = answerAhead && api.ahead() != null;
+        Principal guess = guessing ? knownKeys.get(secret) : null;
+        Ahead ahead = null;
+        Optional<ApiKeys.Resolved> resolved;
+        if (guess == null || !rateLimit.wouldAdmit(guess.keyId())) {
+          resolved = ApiKeys.resolve(c, secret, withDataVersion);
+        } else {
+          Future<Optional<ApiKeys.Resolved>> key = KEY_CHECKS.submit(() -> ApiKeys.resolve(c, secret, withDataVersion));
+          try {
+            ahead = api.ahead().ahead(guess, params);
+          } finally {
+            awaitQuietly(key); // the connection is the statement's until it is done, even on a failure here
+          }
+          resolved = result(key);
+        }
+        Principal found = resolved.map(ApiKeys.Resolved::principal).orElse(null);
+        if (guessing && !java.util.Objects.equals(found, guess)) knownKeys.put(secret, found);
+        ApiKeys.Resolved caller = admit(ex, resolved);
+        if (ahead != null) {
+          if (!ahead.holdsFor(caller)) ahead = null;
+          (ahead == null ? aheadRedone : aheadSent).increment();
+        }
+        return answer(api, caller.principal(), caller.dataVersion(), params, path, c, ahead);
       });
       Json.ok(ex, body);
     });
+  }
+
+  /** The key's caller as its statement found it: 401 when it found none, 429 over its rate limit. */
+  private ApiKeys.Resolved admit(HttpServerExchange ex, Optional<ApiKeys.Resolved> resolved) {
+    ApiKeys.Resolved caller = Auth.admitted(ex, resolved);
+    rateLimit.admit(ex, caller.principal().keyId());
+    return caller;
+  }
+
+  private static void awaitQuietly(Future<?> f) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        f.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        break; // its failure is reported by result()
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+  }
+
+  /** A finished statement's result, or the exception it failed with (SQLException included). */
+  private static <T> T result(Future<T> done) throws Exception {
+    try {
+      return done.resultNow();
+    } catch (IllegalStateException failed) {
+      Throwable cause = done.exceptionNow();
+      if (cause instanceof Exception e) throw e;
+      throw (Error) cause;
+    }
+  }
+
+  /** Answers counted since the start: sent ahead of the key check, and answered again after it. */
+  public long aheadSent() {
+    return aheadSent.sum();
+  }
+
+  public long aheadRedone() {
+    return aheadRedone.sum();
   }
 
   /**
@@ -90,14 +183,9 @@ public final class Routes {
    * against its rate limit (429 when over it). Every keyed entry point, REST and /mcp, comes here.
    */
   public Principal admit(HttpServerExchange ex, Connection c) throws SQLException {
-    return admit(ex, c, false).principal();
+    return admit(ex, ApiKeys.resolve(c, Auth.secret(ex), false)).principal();
   }
 
-  private ApiKeys.Resolved admit(HttpServerExchange ex, Connection c, boolean withDataVersion) throws SQLException {
-    ApiKeys.Resolved caller = Auth.authenticate(ex, c, withDataVersion);
-    rateLimit.admit(ex, caller.principal().keyId());
-    return caller;
-  }
 
   /**
    * {@link #admit} on a connection of its own, for a caller that reads nothing else (/mcp): one
@@ -115,7 +203,7 @@ public final class Routes {
   public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
     Api api = apis.get(template);
     if (api == null) throw new IllegalArgumentException("no API route " + template);
-    return read(api.oneSnapshot(), c -> answer(api, principal, OptionalLong.empty(), params, path, c));
+    return read(api.oneSnapshot(), c -> answer(api, principal, OptionalLong.empty(), params, path, c, null));
   }
 
   /** The scope the API route {@code template} needs. */
@@ -125,10 +213,12 @@ public final class Routes {
     return api.scope();
   }
 
+  /** The route's answer after the checks; {@code ahead}: the answer made ahead that holds, or null. */
   private Object answer(Api api, Principal principal, OptionalLong dataVersion, Params params,
-      Map<String, String> path, Connection c) throws Exception {
+      Map<String, String> path, Connection c, Ahead ahead) throws Exception {
     if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
     schema.require(c, api.tables());
+    if (ahead != null) return ahead.get();
     return api.endpoint().answer(new Request(principal, params, path, c, dataVersion));
   }
 

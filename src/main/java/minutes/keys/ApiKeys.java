@@ -129,7 +129,7 @@ public final class ApiKeys {
     return scopes;
   }
 
-  static byte[] hash(String secret) {
+  public static byte[] hash(String secret) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

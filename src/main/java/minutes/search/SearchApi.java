@@ -3,9 +3,11 @@ package minutes.search;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import minutes.http.Ahead;
 import minutes.http.ApiError;
 import minutes.http.Params;
 import minutes.http.Request;
+import minutes.keys.Principal;
 import minutes.store.Vocabulary;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.QueryTimeoutImpl;
@@ -14,9 +16,10 @@ import org.apache.lucene.index.QueryTimeoutImpl;
  * GET /api/v1/search (api-spec 4.6, decisions.md): reads the parameters, asks the index, and
  * is the one place that turns what the index refuses into answers: a refused {@code q} is
  * 400, no usable index, unreadable files and a search past {@code search.timeout_ms} are 503
- * with Retry-After. Thread-safe.
+ * with Retry-After. On PostgreSQL it answers ahead of the key check ({@link #ahead}) unless a
+ * company filter needs the database first. Thread-safe.
  */
-public final class SearchApi {
+public final class SearchApi implements Ahead.Endpoint {
   static final int RETRY_AFTER_SECONDS = 5;
 
   private final SearchIndex index;
@@ -30,32 +33,68 @@ public final class SearchApi {
     this.timedOut = timedOut;
   }
 
-  public SearchHit.Result search(Request r) throws SQLException {
-    Params p = r.params();
-    SearchQuery query = query(p.first("q").orElse(""), index.analyzer());
-    int limit = p.limit(100, 50);
-    Instant from = p.dateOrDateTime("from").map(Instant::parse).orElse(null);
-    Instant to = p.dateOrDateTime("to").map(Instant::parse).orElse(null);
-    String platform = p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null);
-    String participant = p.email("participant").orElse(null);
-    String company = p.uuid("company").orElse(null);
-    List<String> companyDomains = company == null ? null
-        : SearchFilters.companyDomains(r.db(), r.principal().workspaceId(), company);
-    SearchFilters filters = new SearchFilters(from, to, platform, participant, companyDomains);
-    try {
-      return new SearchHit.Result(query.text,
-          index.search(r.db(), r.versionSeen(), r.principal(), query, filters, limit,
-              new QueryTimeoutImpl(timeoutMillis)));
-    } catch (SearchUnavailable e) {
-      if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
-      throw ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {
-        case BUILDING -> "the search index is being built; try again in a few seconds";
-        case UNREADABLE -> "the search index could not be read; it is being checked and rebuilt if damaged; "
-            + "try again in a few seconds";
-        case TIMED_OUT -> "this search took longer than the server allows (" + timeoutMillis + " ms); try again later, "
-            + "or narrow it with more words or a filter";
-      });
+  /** A search's parameters, validated; {@code company}: the company id, whose domains the database holds. */
+  private record Asked(SearchQuery query, int limit, Instant from, Instant to, String platform, String participant,
+      String company) {
+    SearchFilters filters(List<String> companyDomains) {
+      return new SearchFilters(from, to, platform, participant, companyDomains);
     }
+  }
+
+  private Asked asked(Params p) {
+    return new Asked(query(p.first("q").orElse(""), index.analyzer()), p.limit(100, 50),
+        p.dateOrDateTime("from").map(Instant::parse).orElse(null),
+        p.dateOrDateTime("to").map(Instant::parse).orElse(null),
+        p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null), p.email("participant").orElse(null),
+        p.uuid("company").orElse(null));
+  }
+
+  @Override
+  public Object answer(Request r) throws SQLException {
+    return search(r);
+  }
+
+  public SearchHit.Result search(Request r) throws SQLException {
+    Asked a = asked(r.params());
+    List<String> companyDomains = a.company() == null ? null
+        : SearchFilters.companyDomains(r.db(), r.principal().workspaceId(), a.company());
+    try {
+      return new SearchHit.Result(a.query().text, index.search(r.db(), r.versionSeen(), r.principal(), a.query(),
+          a.filters(companyDomains), a.limit(), new QueryTimeoutImpl(timeoutMillis)));
+    } catch (SearchUnavailable e) {
+      throw unavailable(e);
+    }
+  }
+
+  /**
+   * The search's answer from the index alone, right if the key's statement finds this principal
+   * and the index's data version; null with a company filter, whose domains the database holds.
+   * Refusals (400, and 503 when there is no usable index or the time is up) hold at any version.
+   */
+  @Override
+  public Ahead ahead(Principal principal, Params params) {
+    try {
+      Asked a = asked(params);
+      if (a.company() != null) return null;
+      SearchIndex.Current current = index.searchAhead(principal, a.query(), a.filters(null), a.limit(),
+          new QueryTimeoutImpl(timeoutMillis));
+      return Ahead.answer(principal, new SearchHit.Result(a.query().text, current.hits()), current.dataVersion());
+    } catch (SearchUnavailable e) {
+      return Ahead.refusal(principal, unavailable(e));
+    } catch (ApiError e) {
+      return Ahead.refusal(principal, e);
+    }
+  }
+
+  private ApiError unavailable(SearchUnavailable e) {
+    if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
+    return ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {
+      case BUILDING -> "the search index is being built; try again in a few seconds";
+      case UNREADABLE -> "the search index could not be read; it is being checked and rebuilt if damaged; "
+          + "try again in a few seconds";
+      case TIMED_OUT -> "this search took longer than the server allows (" + timeoutMillis + " ms); try again later, "
+          + "or narrow it with more words or a filter";
+    });
   }
 
   /** q of the search within one meeting's transcript, validated as here; a refused one is 400 naming q. */

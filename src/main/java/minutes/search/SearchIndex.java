@@ -22,6 +22,7 @@ import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -183,26 +184,52 @@ public final class SearchIndex implements AutoCloseable {
       // not see them: such an index (a node stopped for longer than the history is kept) is
       // being rebuilt by the sync thread, and answers nothing meanwhile.
       if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
-      IndexSearcher s;
+      List<SearchHit> hits = search(g, principal, q, filters, since.changed(), limit, timeout);
+      if (hits != null) return hits;
+    }
+  }
+
+  /** Hits of the live generation, and the data version they are right for. */
+  record Current(List<SearchHit> hits, long dataVersion) {}
+
+  /**
+   * The hits {@link #search} gives a request whose key's statement read the live generation's
+   * data version, found without the database, for answering ahead of that statement
+   * ({@code Routes.apiByStatement}): they are right only if the statement does read that version.
+   */
+  Current searchAhead(Principal principal, SearchQuery q, SearchFilters filters, int limit, QueryTimeout timeout)
+      throws SearchUnavailable {
+    while (true) {
+      Generation g = live;
+      if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+      long seq = g.seq(); // as in search
+      List<SearchHit> hits = search(g, principal, q, filters, List.of(), limit, timeout);
+      if (hits != null) return new Current(hits, seq);
+    }
+  }
+
+  /** The hits from g, {@code pending} left out; null when g was replaced a moment ago (search the new one). */
+  private List<SearchHit> search(Generation g, Principal principal, SearchQuery q, SearchFilters filters,
+      List<BytesRef> pending, int limit, QueryTimeout timeout) throws SearchUnavailable {
+    IndexSearcher s;
+    try {
+      s = g.acquire();
+    } catch (AlreadyClosedException e) {
+      return null;
+    } catch (IOException e) {
+      throw unreadable(g, e);
+    }
+    try {
+      if (q.isEmpty()) return List.of();
+      Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout);
+      return hits.find(split, principal, q, filters, pending, limit);
+    } catch (IOException e) {
+      throw unreadable(g, e);
+    } finally {
       try {
-        s = g.acquire();
-      } catch (AlreadyClosedException e) {
-        continue; // replaced by a new generation a moment ago: use that one
+        g.release(s);
       } catch (IOException e) {
-        throw unreadable(g, e);
-      }
-      try {
-        if (q.isEmpty()) return List.of();
-        Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout);
-        return hits.find(split, principal, q, filters, since.changed(), limit);
-      } catch (IOException e) {
-        throw unreadable(g, e);
-      } finally {
-        try {
-          g.release(s);
-        } catch (IOException e) {
-          log.warn("releasing a searcher of {}: {}", g.name, e.toString());
-        }
+        log.warn("releasing a searcher of {}: {}", g.name, e.toString());
       }
     }
   }
