@@ -41,8 +41,17 @@ public final class Routes {
   private final boolean answerAhead;
   private final KnownKeys knownKeys = new KnownKeys();
   private final LongAdder aheadSent = new LongAdder(), aheadRedone = new LongAdder();
-  /** Runs the key statements of requests answered ahead: each waits for the database. */
-  private static final ExecutorService KEY_CHECKS = Executors.newVirtualThreadPerTaskExecutor();
+  /**
+   * Runs the key statements of requests answered ahead; each only waits for the database.
+   * Platform threads, about as many as requests in flight, kept while in use: one waits in the
+   * kernel for its socket, where a virtual thread's read takes an extra hand-off through the
+   * JDK's poller.
+   */
+  private static final ExecutorService KEY_CHECKS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "key-check");
+    t.setDaemon(true);
+    return t;
+  });
 
   /**
    * An API route: the scope it needs, the tables it reads, its endpoint, and whether its
