@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -74,7 +75,7 @@ public final class Routes {
   public Routes(Db db, String cacheControl, RateLimit rateLimit) {
     this.db = db;
     // SQLite answers the key's statement in about 10 microseconds, less than handing it to a
-    // thread; PostgreSQL is a round trip away (docs/CLUSTER.md, "Search ahead of the key check").
+    // thread; PostgreSQL is a round trip away (docs/CLUSTER.md, "Sizing").
     this.answerAhead = db.store().dialect() == Dialect.POSTGRES;
     this.cacheControl = cacheControl;
     this.rateLimit = rateLimit;
@@ -113,36 +114,39 @@ public final class Routes {
     apis.put(template, api);
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
-      Object body = read(api.oneSnapshot(), c -> {
-        Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
-        Params params = new Params(ex);
-        String secret = Auth.secret(ex);
-        boolean withDataVersion = schema.saw("change_log"), guessing = answerAhead && api.ahead() != null;
-        Principal guess = guessing ? knownKeys.get(secret) : null;
-        Ahead ahead = null;
-        Optional<ApiKeys.Resolved> resolved;
-        if (guess == null || !rateLimit.wouldAdmit(guess.keyId())) {
-          resolved = ApiKeys.resolve(c, secret, withDataVersion);
-        } else {
-          Future<Optional<ApiKeys.Resolved>> key = KEY_CHECKS.submit(() -> ApiKeys.resolve(c, secret, withDataVersion));
-          try {
-            ahead = api.ahead().ahead(guess, params);
-          } finally {
-            awaitQuietly(key); // the connection is the statement's until it is done, even on a failure here
-          }
-          resolved = result(key);
-        }
-        Principal found = resolved.map(ApiKeys.Resolved::principal).orElse(null);
-        if (guessing && !java.util.Objects.equals(found, guess)) knownKeys.put(secret, found);
-        ApiKeys.Resolved caller = admit(ex, resolved);
-        if (ahead != null) {
-          if (!ahead.holdsFor(caller)) ahead = null;
-          (ahead == null ? aheadRedone : aheadSent).increment();
-        }
-        return answer(api, caller.principal(), caller.dataVersion(), params, path, c, ahead);
-      });
+      Object body = read(api.oneSnapshot(), c -> answer(ex, api, c));
       Json.ok(ex, body);
     });
+  }
+
+  /** A keyed request's answer: its key checked, then the route's checks and endpoint. */
+  private Object answer(HttpServerExchange ex, Api api, Connection c) throws Exception {
+    Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
+    Params params = new Params(ex);
+    String secret = Auth.secret(ex);
+    boolean withDataVersion = schema.saw("change_log"), guessing = answerAhead && api.ahead() != null;
+    Principal guess = guessing ? knownKeys.get(secret) : null;
+    Ahead ahead = null;
+    Optional<ApiKeys.Resolved> resolved;
+    if (guess == null || !rateLimit.wouldAdmit(guess.keyId())) {
+      resolved = ApiKeys.resolve(c, secret, withDataVersion);
+    } else {
+      Future<Optional<ApiKeys.Resolved>> key = KEY_CHECKS.submit(() -> ApiKeys.resolve(c, secret, withDataVersion));
+      try {
+        ahead = api.ahead().ahead(guess, params);
+      } finally {
+        awaitQuietly(key); // the connection is the statement's until it is done, even on a failure here
+      }
+      resolved = result(key);
+    }
+    Principal found = resolved.map(ApiKeys.Resolved::principal).orElse(null);
+    if (guessing && !Objects.equals(found, guess)) knownKeys.put(secret, found);
+    ApiKeys.Resolved caller = admit(ex, resolved);
+    if (ahead != null) {
+      if (!ahead.holdsFor(caller)) ahead = null;
+      (ahead == null ? aheadRedone : aheadSent).increment();
+    }
+    return answer(api, caller.principal(), caller.dataVersion(), params, path, c, ahead);
   }
 
   /** The key's caller as its statement found it: 401 when it found none, 429 over its rate limit. */

@@ -50,11 +50,7 @@ public final class SearchApi implements Ahead.Endpoint {
   }
 
   @Override
-  public Object answer(Request r) throws SQLException {
-    return search(r);
-  }
-
-  public SearchHit.Result search(Request r) throws SQLException {
+  public SearchHit.Result answer(Request r) throws SQLException {
     Asked a = asked(r.params());
     List<String> companyDomains = a.company() == null ? null
         : SearchFilters.companyDomains(r.db(), r.principal().workspaceId(), a.company());
