@@ -10,7 +10,10 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.FilterLeafReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -22,8 +25,8 @@ import org.apache.lucene.index.SegmentReader;
  * the generation's folder ({@value #NAME}; not an index file name, so Lucene leaves it alone).
  * A server start then reads only the segments whose files changed since (a disk that wrote
  * over one, a file cut or replaced), not the whole index: at 200,000 meetings that is
- * 20 GB read before the first search otherwise. Not thread-safe; one generation's writer
- * thread uses it.
+ * 20 GB read before the first search otherwise. Also says which failures mean damage that a
+ * rebuild repairs ({@link #damaged}). Not thread-safe; one generation's writer thread uses it.
  *
  * <p>Risk named: the files of a segment come from {@link SegmentReader#getSegmentInfo()}, which
  * Lucene marks experimental; CheckedFilesTest pins that they are exactly the commit's files.
@@ -121,5 +124,24 @@ final class CheckedFiles {
     Path tmp = dir.resolve(NAME + ".tmp");
     Files.writeString(tmp, text, StandardCharsets.UTF_8);
     Files.move(tmp, dir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * True for what Lucene reports when index files are damaged or missing (checksum, truncation,
+   * garbage headers, a deleted file): a rebuild from the database repairs it. Other failures
+   * (a full disk, permissions) are not repaired by rebuilding and are retried and logged instead.
+   */
+  static boolean damaged(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CorruptIndexException
+          || t instanceof IndexFormatTooOldException
+          || t instanceof IndexFormatTooNewException
+          || t instanceof java.io.EOFException
+          || t instanceof java.nio.file.NoSuchFileException
+          || t instanceof java.io.FileNotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -15,9 +15,6 @@ import minutes.config.Config;
 import minutes.keys.Principal;
 import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.AlreadyClosedException;
@@ -112,7 +109,7 @@ public final class SearchIndex implements AutoCloseable {
         g.close(); // written by an older version: the sync thread rebuilds it
       }
     } catch (IOException | RuntimeException e) {
-      if (damaged(e)) {
+      if (CheckedFiles.damaged(e)) {
         log.error(DAMAGED, root, e.toString()); // the sync thread's first round rebuilds it
       } else {
         log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
@@ -339,7 +336,7 @@ public final class SearchIndex implements AutoCloseable {
       log.debug("search index {} is still held by its builder; will retry", name);
       return;
     } catch (IOException | RuntimeException e) {
-      if (!damaged(e)) throw e;
+      if (!CheckedFiles.damaged(e)) throw e;
       log.error(DAMAGED, name, e.toString());
       rebuildNow();
       return;
@@ -362,7 +359,7 @@ public final class SearchIndex implements AutoCloseable {
       if (done.deleted() > 0) eraseLater(next);
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
-      if (!damaged(e)) throw e;
+      if (!CheckedFiles.damaged(e)) throw e;
       log.error(DAMAGED, name, e.toString());
       rebuildNow();
       return;
@@ -372,25 +369,6 @@ public final class SearchIndex implements AutoCloseable {
     if (old != null) old.close(); // searches holding its searcher finish on it; new ones retry on next
     IndexDirs.deleteUnused(root, name);
     log.info("search answers from index {} ({} meetings, change_log seq {})", name, next.numDocs(), next.seq());
-  }
-
-  /**
-   * True for what Lucene reports when index files are damaged or missing (checksum, truncation,
-   * garbage headers, a deleted file): a rebuild from the database repairs it. Other failures
-   * (a full disk, permissions) are not repaired by rebuilding and are retried and logged instead.
-   */
-  static boolean damaged(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof CorruptIndexException
-          || t instanceof IndexFormatTooOldException
-          || t instanceof IndexFormatTooNewException
-          || t instanceof java.io.EOFException
-          || t instanceof java.nio.file.NoSuchFileException
-          || t instanceof java.io.FileNotFoundException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Stops the sync thread (an interrupted build is discarded) and closes the live generation. */
