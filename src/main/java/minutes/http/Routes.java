@@ -123,24 +123,24 @@ public final class Routes {
   private Object answer(HttpServerExchange ex, Api api, Connection c) throws Exception {
     Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
     Params params = new Params(ex);
-    String secret = Auth.secret(ex);
+    byte[] key = ApiKeys.hash(Auth.secret(ex)); // once: the guess and the statement both look it up
     boolean withDataVersion = schema.saw("change_log"), guessing = answerAhead && api.ahead() != null;
-    Principal guess = guessing ? knownKeys.get(secret) : null;
+    Principal guess = guessing ? knownKeys.get(key) : null;
     Ahead ahead = null;
     Optional<ApiKeys.Resolved> resolved;
     if (guess == null || !rateLimit.wouldAdmit(guess.keyId())) {
-      resolved = ApiKeys.resolve(c, secret, withDataVersion);
+      resolved = ApiKeys.resolveHashed(c, key, withDataVersion);
     } else {
-      Future<Optional<ApiKeys.Resolved>> key = KEY_CHECKS.submit(() -> ApiKeys.resolve(c, secret, withDataVersion));
+      Future<Optional<ApiKeys.Resolved>> check = KEY_CHECKS.submit(() -> ApiKeys.resolveHashed(c, key, withDataVersion));
       try {
         ahead = api.ahead().ahead(guess, params);
       } finally {
-        awaitQuietly(key); // the connection is the statement's until it is done, even on a failure here
+        awaitQuietly(check); // the connection is the statement's until it is done, even on a failure here
       }
-      resolved = result(key);
+      resolved = result(check);
     }
     Principal found = resolved.map(ApiKeys.Resolved::principal).orElse(null);
-    if (guessing && !Objects.equals(found, guess)) knownKeys.put(secret, found);
+    if (guessing && !Objects.equals(found, guess)) knownKeys.put(key, found);
     ApiKeys.Resolved caller = admit(ex, resolved);
     if (ahead != null) {
       if (!ahead.holdsFor(caller)) ahead = null;
