@@ -25,7 +25,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "13"; // 13: documents in workspace order; 12: platform, participants and time for the filters
+  static final String CURRENT_FORMAT = "14"; // 14: stored fields read in place; 13: documents in workspace order; 12: platform, participants and time for the filters
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -44,7 +44,9 @@ final class Generation implements Closeable {
     this.writer = writer;
     this.seq = Long.parseLong(commitData(writer, SEQ, "0"));
     this.currentFormat = currentFormat;
-    this.searchers = new SearcherManager(writer, new SearcherFactory() {
+    // An older format's files may not be readable by this code (its stored fields were
+    // another layout): such a generation is only opened to be replaced, never searched.
+    this.searchers = !currentFormat ? null : new SearcherManager(writer, new SearcherFactory() {
       @Override
       public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
           org.apache.lucene.index.IndexReader previous) {
@@ -209,7 +211,7 @@ final class Generation implements Closeable {
   @Override
   public void close() throws IOException {
     try {
-      searchers.close();
+      if (searchers != null) searchers.close();
     } finally {
       try {
         writer.rollback(); // closes without committing: every wanted change is committed already

@@ -1,6 +1,8 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntFunction;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.StoredField;
@@ -34,7 +36,7 @@ final class StoredText {
 
   /** Adds the stored form of text; the table first, so that a reader meets it before the chunks. */
   static void add(Document d, String field, String text) {
-    java.util.List<String> chunks = new java.util.ArrayList<>(text.length() / CHUNK + 2);
+    List<String> chunks = new ArrayList<>(text.length() / CHUNK + 2);
     byte[] table = new byte[5 * (text.length() / (CHUNK - 1) + 3)];
     int size = writeVInt(table, 0, text.length());
     int from = 0;
@@ -76,7 +78,8 @@ final class StoredText {
     private final String tableName, chunkName;
     private final IntFunction<int[]> range;
     private int length = -1, first, last, index, base;
-    private final StringBuilder text = new StringBuilder();
+    /** The chunks read, joined once at the end: most snippets need one, which is then never copied. */
+    private final List<String> chunks = new ArrayList<>(2);
 
     Reader(String tableName, String chunkName, IntFunction<int[]> range) {
       this.tableName = tableName;
@@ -127,11 +130,11 @@ final class StoredText {
 
     @Override
     public void stringField(FieldInfo info, String value) {
-      text.append(value);
+      chunks.add(value);
     }
 
     Slice slice() {
-      return length < 0 ? new Slice(0, "", 0) : new Slice(base, text.toString(), length);
+      return length < 0 ? new Slice(0, "", 0) : new Slice(base, chunks.size() == 1 ? chunks.get(0) : String.join("", chunks), length);
     }
   }
 }

@@ -26,7 +26,7 @@ class MinutesCodecTest {
         w.addDocument(d);
       }
       long stored = 0;
-      for (String file : dir.listAll()) if (file.endsWith(".fdt")) stored += dir.fileLength(file);
+      for (String file : dir.listAll()) if (file.endsWith("." + DirectStoredFields.DATA_EXTENSION)) stored += dir.fileLength(file);
       assertTrue(stored >= text.length(), "stored fields hold the text uncompressed: " + stored + " bytes");
       try (DirectoryReader r = DirectoryReader.open(dir)) {
         int from = 100_000, to = 100_240;
