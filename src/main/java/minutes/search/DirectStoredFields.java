@@ -1,6 +1,7 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.codecs.StoredFieldsFormat;
 import org.apache.lucene.codecs.StoredFieldsReader;
@@ -147,17 +148,22 @@ final class DirectStoredFields extends StoredFieldsFormat {
     private final FieldInfos fields;
     /** This reader's own position in the data file: one reader per thread (clone). */
     private final IndexInput data;
-    /** The index file, opened by the first reader and closed by it only; clones share it. */
+    /** The index file, opened by the first reader and closed by it only; clones read their own clone of it. */
     private final IndexInput index;
-    /** Where each document starts in {@link #data}, 8 bytes per document; positional reads, shared by clones. */
+    private final long startsAt;
+    /**
+     * Where each document starts in {@link #data}, 8 bytes per document. A slice per reader:
+     * only some directories' slices may be read from several threads at once.
+     */
     private final RandomAccessInput starts;
     private final boolean original;
 
-    private Reader(FieldInfos fields, IndexInput data, IndexInput index, RandomAccessInput starts, boolean original) {
+    private Reader(FieldInfos fields, IndexInput data, IndexInput index, long startsAt, boolean original) throws IOException {
       this.fields = fields;
       this.data = data;
       this.index = index;
-      this.starts = starts;
+      this.startsAt = startsAt;
+      this.starts = index.randomAccessSlice(startsAt, index.length() - startsAt - CodecUtil.footerLength());
       this.original = original;
     }
 
@@ -178,7 +184,7 @@ final class DirectStoredFields extends StoredFieldsFormat {
         // that they are there, so that a cut file fails at open, not at a later read.
         CodecUtil.retrieveChecksum(data);
         CodecUtil.retrieveChecksum(index);
-        Reader r = new Reader(fields, data, index, index.randomAccessSlice(startsAt, length), true);
+        Reader r = new Reader(fields, data, index, startsAt, true);
         done = true;
         return r;
       } finally {
@@ -232,7 +238,11 @@ final class DirectStoredFields extends StoredFieldsFormat {
 
     @Override
     public StoredFieldsReader clone() {
-      return new Reader(fields, data.clone(), index, starts, false);
+      try {
+        return new Reader(fields, data.clone(), index.clone(), startsAt, false);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // a slice of an open file: no I/O happens
+      }
     }
 
     @Override
@@ -243,7 +253,7 @@ final class DirectStoredFields extends StoredFieldsFormat {
 
     @Override
     public void close() throws IOException {
-      if (original) IOUtils.close(data, index); // a clone's inputs are the original's to close
+      if (original) IOUtils.close(data, index); // a clone's inputs are clones: the original's to close
     }
   }
 }
