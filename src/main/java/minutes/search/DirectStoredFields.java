@@ -2,16 +2,21 @@ package minutes.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.codecs.StoredFieldsFormat;
 import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.codecs.StoredFieldsWriter;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DocIDMerger;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.MergeState;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
@@ -30,7 +35,7 @@ import org.apache.lucene.util.IOUtils;
  * <p>Files per segment: {@value #DATA_EXTENSION} (per field: field number and type as one
  * variable-length number, then the value; 0 ends the document) and {@value #INDEX_EXTENSION}
  * (per document, the start of its fields as 8 bytes), each with Lucene's header and checksum
- * footer. Merges go through Lucene's field-by-field copy. Readers are cloned per thread.
+ * footer. Merges copy each document's bytes. Readers are cloned per thread.
  */
 final class DirectStoredFields extends StoredFieldsFormat {
   static final String DATA_EXTENSION = "mfd";
@@ -125,6 +130,41 @@ final class DirectStoredFields extends StoredFieldsFormat {
       data.writeString(value);
     }
 
+    /**
+     * Copies each document's bytes as they are when every merged segment is in this layout and
+     * numbers its fields as the new one does (always, within one index), document by document
+     * in the merged order, as Lucene's own stored fields do for sorted segments; otherwise
+     * Lucene's field-by-field copy, which decodes and re-encodes every chunk of text.
+     */
+    @Override
+    public int merge(MergeState merge) throws IOException {
+      List<RawDocs> subs = new ArrayList<>(merge.storedFieldsReaders.length);
+      for (int i = 0; i < merge.storedFieldsReaders.length; i++) {
+        if (!(merge.storedFieldsReaders[i] instanceof Reader r) || !numberedAlike(merge.fieldInfos[i], merge.mergeFieldInfos)) {
+          return super.merge(merge);
+        }
+        r.checkIntegrity(); // a damaged byte copied as it is would no longer be found
+        subs.add(new RawDocs(merge.docMaps[i], r, merge.maxDocs[i]));
+      }
+      int merged = 0;
+      DocIDMerger<RawDocs> docs = DocIDMerger.of(subs, merge.needsIndexSort);
+      for (RawDocs sub = docs.next(); sub != null; sub = docs.next()) {
+        startDocument();
+        sub.copyDocument(data); // its end mark included, so no finishDocument()
+        merged++;
+      }
+      finish(merged);
+      return merged;
+    }
+
+    private static boolean numberedAlike(FieldInfos source, FieldInfos target) {
+      for (FieldInfo f : source) {
+        FieldInfo t = target.fieldInfo(f.name);
+        if (t == null || t.number != f.number) return false;
+      }
+      return true;
+    }
+
     @Override
     public void finish(int numDocs) throws IOException {
       if (docs != numDocs) throw new IllegalStateException("wrote " + docs + " documents' stored fields, expected " + numDocs);
@@ -141,6 +181,32 @@ final class DirectStoredFields extends StoredFieldsFormat {
     @Override
     public long ramBytesUsed() {
       return 0; // nothing is buffered: every field goes straight to the file
+    }
+  }
+
+  /** One merged segment's documents, in its order; the merger maps them to the new order. */
+  private static final class RawDocs extends DocIDMerger.Sub {
+    private final Reader reader;
+    private final int maxDoc;
+    private int doc = -1;
+
+    RawDocs(MergeState.DocMap docMap, Reader reader, int maxDoc) {
+      super(docMap);
+      this.reader = reader;
+      this.maxDoc = maxDoc;
+    }
+
+    @Override
+    public int nextDoc() {
+      return ++doc < maxDoc ? doc : DocIdSetIterator.NO_MORE_DOCS;
+    }
+
+    /** Appends the current document's bytes, from its start to the next one's (or the footer). */
+    void copyDocument(IndexOutput out) throws IOException {
+      long start = reader.start(doc);
+      long end = doc + 1 < maxDoc ? reader.start(doc + 1) : reader.data.length() - CodecUtil.footerLength();
+      reader.data.seek(start);
+      out.copyBytes(reader.data, end - start);
     }
   }
 
@@ -192,10 +258,14 @@ final class DirectStoredFields extends StoredFieldsFormat {
       }
     }
 
+    long start(int doc) throws IOException {
+      return starts.readLong((long) doc * Long.BYTES);
+    }
+
     @Override
     public void document(int doc, StoredFieldVisitor visitor) throws IOException {
       IndexInput in = data;
-      in.seek(starts.readLong((long) doc * Long.BYTES));
+      in.seek(start(doc));
       for (long code = in.readVLong(); code != END; code = in.readVLong()) {
         FieldInfo info = fields.fieldInfo((int) (code >>> TYPE_BITS));
         int type = (int) (code & TYPE_MASK);
@@ -243,6 +313,12 @@ final class DirectStoredFields extends StoredFieldsFormat {
       } catch (IOException e) {
         throw new UncheckedIOException(e); // a slice of an open file: no I/O happens
       }
+    }
+
+    /** A merge reads on its own thread: its own position in the file, like any clone. */
+    @Override
+    public StoredFieldsReader getMergeInstance() {
+      return clone();
     }
 
     @Override

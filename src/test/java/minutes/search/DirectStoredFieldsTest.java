@@ -43,6 +43,7 @@ class DirectStoredFieldsTest {
   private static Document doc(int i) {
     Document d = new Document();
     d.add(new NumericDocValuesField("order", -i)); // the index sort reverses the documents
+    if (i % 7 == 0) d.add(new org.apache.lucene.document.StringField("seventh", "yes", org.apache.lucene.document.Field.Store.NO));
     d.add(new StoredField("s", "text " + i + " \u00e9\u2026\ud83d\ude00"));
     d.add(new StoredField("b", new BytesRef(new byte[] {(byte) i, 0, (byte) 0xff})));
     d.add(new StoredField("i", -i));
@@ -126,13 +127,57 @@ class DirectStoredFieldsTest {
           }
         }
       }
+      w.deleteDocuments(new org.apache.lucene.index.Term("seventh", "yes"));
       w.forceMerge(1);
       w.commit();
       try (DirectoryReader r = DirectoryReader.open(w)) {
         LeafReader leaf = r.leaves().get(0).reader();
         StoredFields stored = leaf.storedFields();
-        for (int d = 0; d < 300; d++) assertEquals(expected(299 - d), read(stored, d), "merged, sorted: document " + d);
+        List<Integer> kept = new ArrayList<>();
+        for (int i = 299; i >= 0; i--) if (i % 7 != 0) kept.add(i);
+        assertEquals(kept.size(), leaf.maxDoc(), "deleted documents merged away");
+        for (int d = 0; d < kept.size(); d++) assertEquals(expected(kept.get(d)), read(stored, d), "merged, sorted: document " + d);
         leaf.checkIntegrity();
+      }
+    }
+  }
+
+  /**
+   * Segments of another index number their fields otherwise (fields first seen in another
+   * order), so their documents cannot be copied byte for byte: they are copied field by field.
+   */
+  @Test
+  void segmentsThatNumberFieldsOtherwiseMergeFieldByField() throws Exception {
+    Path otherDir = dir.resolve("other");
+    try (FSDirectory other = FSDirectory.open(otherDir)) {
+      try (IndexWriter w = new IndexWriter(other, new IndexWriterConfig(new SearchAnalyzer()).setCodec(new MinutesCodec())
+          .setIndexSort(new Sort(new SortField("order", SortField.Type.LONG))))) {
+        Document first = new Document();
+        first.add(new NumericDocValuesField("order", 1));
+        first.add(new StoredField("d", 0.5d)); // "d" gets number 0 here, a later number in the target
+        first.add(new StoredField("zz", "only here"));
+        w.addDocument(first);
+        for (int i = 1000; i < 1010; i++) w.addDocument(doc(i));
+        w.commit();
+      }
+      try (IndexWriter w = writer()) {
+        for (int i = 0; i < 20; i++) w.addDocument(doc(i));
+        w.commit();
+        try (DirectoryReader added = DirectoryReader.open(other)) {
+          w.addIndexes(added.leaves().stream().map(l -> (org.apache.lucene.index.CodecReader) l.reader())
+              .toArray(org.apache.lucene.index.CodecReader[]::new));
+        }
+        w.forceMerge(1);
+        w.commit();
+        try (DirectoryReader r = DirectoryReader.open(w)) {
+          StoredFields stored = r.leaves().get(0).reader().storedFields();
+          List<List<String>> all = new ArrayList<>();
+          for (int d = 0; d < r.maxDoc(); d++) all.add(read(stored, d));
+          for (int i = 0; i < 20; i++) assertEquals(true, all.contains(expected(i)), "document " + i);
+          for (int i = 1000; i < 1010; i++) assertEquals(true, all.contains(expected(i)), "added document " + i);
+          assertEquals(true, all.contains(List.of("d=0.5d", "zz=only here")), "the other index's first document");
+          assertEquals(31, all.size());
+        }
       }
     }
   }
