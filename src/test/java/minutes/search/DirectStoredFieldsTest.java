@@ -211,16 +211,20 @@ class DirectStoredFieldsTest {
     }
   }
 
-  @Test
-  void aDamagedByteIsFoundByTheIntegrityCheck() throws Exception {
+  /** Writes and commits 50 documents; the segment's file with that extension. */
+  private Path fiftyDocumentsFile(String extension) throws Exception {
     try (IndexWriter w = writer()) {
       for (int i = 0; i < 50; i++) w.addDocument(doc(i));
       w.commit();
     }
-    Path data;
     try (var files = Files.list(dir)) {
-      data = files.filter(f -> f.toString().endsWith("." + DirectStoredFields.DATA_EXTENSION)).findFirst().orElseThrow();
+      return files.filter(f -> f.toString().endsWith("." + extension)).findFirst().orElseThrow();
     }
+  }
+
+  @Test
+  void aDamagedByteIsFoundByTheIntegrityCheck() throws Exception {
+    Path data = fiftyDocumentsFile(DirectStoredFields.DATA_EXTENSION);
     byte[] bytes = Files.readAllBytes(data);
     bytes[bytes.length / 2] ^= 0x10;
     Files.write(data, bytes);
@@ -231,14 +235,7 @@ class DirectStoredFieldsTest {
 
   @Test
   void aCutIndexFileFailsAtOpen() throws Exception {
-    try (IndexWriter w = writer()) {
-      for (int i = 0; i < 50; i++) w.addDocument(doc(i));
-      w.commit();
-    }
-    Path index;
-    try (var files = Files.list(dir)) {
-      index = files.filter(f -> f.toString().endsWith("." + DirectStoredFields.INDEX_EXTENSION)).findFirst().orElseThrow();
-    }
+    Path index = fiftyDocumentsFile(DirectStoredFields.INDEX_EXTENSION);
     byte[] bytes = Files.readAllBytes(index);
     Files.write(index, java.util.Arrays.copyOf(bytes, bytes.length - 8));
     assertThrows(CorruptIndexException.class, () -> DirectoryReader.open(directory).close());
