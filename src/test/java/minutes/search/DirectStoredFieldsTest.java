@@ -2,6 +2,7 @@ package minutes.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -173,9 +174,9 @@ class DirectStoredFieldsTest {
           StoredFields stored = r.leaves().get(0).reader().storedFields();
           List<List<String>> all = new ArrayList<>();
           for (int d = 0; d < r.maxDoc(); d++) all.add(read(stored, d));
-          for (int i = 0; i < 20; i++) assertEquals(true, all.contains(expected(i)), "document " + i);
-          for (int i = 1000; i < 1010; i++) assertEquals(true, all.contains(expected(i)), "added document " + i);
-          assertEquals(true, all.contains(List.of("d=0.5d", "zz=only here")), "the other index's first document");
+          for (int i = 0; i < 20; i++) assertTrue(all.contains(expected(i)), "document " + i);
+          for (int i = 1000; i < 1010; i++) assertTrue(all.contains(expected(i)), "added document " + i);
+          assertTrue(all.contains(List.of("d=0.5d", "zz=only here")), "the other index's first document");
           assertEquals(31, all.size());
         }
       }
