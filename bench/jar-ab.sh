@@ -5,7 +5,9 @@
 # WARM s of wrk over the scenario's 10 search paths (the JIT compiles the search path in about
 # 40 s), then 3 x 10 s measured: searches/s, p50, and the server's and PostgreSQL's CPU ms per
 # search from /proc. On a machine whose speed varies within the hour, the CPU per search of
-# alternating runs is the fairer figure. CONNS: wrk's connections (default 8).
+# alternating runs is the fairer figure. CONNS: wrk's connections (default 8). Each jar searches
+# an index it built itself (`reindex` into bench/out/api/ab-index-STORE-this and -other, removed
+# at the end): the two may write different index formats.
 #   [STORE=sqlite|postgresql] [CONNS=8] bench/jar-ab.sh OTHER_REV [ROUNDS] [WARM]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,10 +27,12 @@ export JAVA_HOME="${JAVA%/bin/java}"
 source scripts/postgres.sh
 WT=$(mktemp -d)
 SERVER=""
+index_of() { echo "$OUT/ab-index-$STORE-$1"; }
 cleanup() {
   [ -z "$SERVER" ] || { kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true; }
   git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
   rm -f target/ab-this.jar target/ab-other.jar
+  rm -rf "$(index_of this)" "$(index_of other)"
   [ "$STORE" != postgresql ] || pg_stop "$OUT/pg"
 }
 trap cleanup EXIT
@@ -36,7 +40,7 @@ trap cleanup EXIT
 mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
 git worktree add -q --detach "$WT" "$OTHER"
 (cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" target/ab-other.jar   # finds target/lib
-export MINUTES_INDEX_PATH="$OUT/index-$STORE" MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0
+export MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0
 if [ "$STORE" = postgresql ]; then
   PG_DURABLE=1 pg_start "$OUT/pg" >/dev/null
   export MINUTES_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/minutes?user=postgres"
@@ -45,6 +49,11 @@ else
   export MINUTES_DB_PATH="$OUT/minutes.db"
   unset MINUTES_DB_URL
 fi
+for jar in this other; do
+  rm -rf "$(index_of $jar)"
+  MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
+    -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
+done
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export MINUTES_HTTP_PORT=$PORT
 WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
@@ -63,7 +72,8 @@ echo "| round | jar | searches/s | p50 ms | server CPU ms per search | PostgreSQ
 echo "|---|---|---|---|---|---|"
 for round in $(seq 1 "$ROUNDS"); do
   for jar in this other; do
-    "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -jar "target/ab-$jar.jar" serve >/dev/null 2>&1 &
+    MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
+      -jar "target/ab-$jar.jar" serve >/dev/null 2>&1 &
     SERVER=$!
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
     PATHS="$OUT/search-paths.txt" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d"${WARM}s" -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
