@@ -18,23 +18,7 @@ BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
 
 echo "reindexing..." >&2
 if [ "${SKIP_REINDEX:-0}" != 1 ]; then
-  # CPU seconds too: the machine may be shared, and MB per CPU-second does not depend on that.
-  /usr/bin/time -f "%U %S" -o "$OUT/reindex.cpu" "${BUILD[@]}" reindex > "$OUT/reindex.out" &
-  TIMED=$!
-  # Of that CPU, what Lucene's merge threads ("Lucene Merge Thread #N") used: sampled each second
-  # from /proc, the last figure of each thread summed. What a larger index costs beyond indexing.
-  declare -A MERGE_TICKS=()
-  while kill -0 "$TIMED" 2>/dev/null; do
-    for task in /proc/$(pgrep -P "$TIMED" | head -1)/task/*; do
-      [[ "$(cat "$task/comm" 2>/dev/null)" == "Lucene Merge"* ]] || continue
-      ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) && MERGE_TICKS[${task##*/}]=$ticks
-    done
-    sleep 1
-  done
-  wait "$TIMED"
-  REINDEX=$(tail -1 "$OUT/reindex.out")
-  MERGE_CPU=$(printf '%s\n' 0 "${MERGE_TICKS[@]}" | awk -v hz="$(getconf CLK_TCK)" '{t += $1} END {printf "%.0f", t / hz}')
-  REINDEX="$REINDEX; CPU $(awk '{printf "%.0f s user+sys", $1 + $2}' "$OUT/reindex.cpu"), of it merging $MERGE_CPU s"
+  REINDEX=$(bench/timed-reindex.sh "$OUT" "$CP")
 else
   REINDEX="(skipped: SKIP_REINDEX=1)"
 fi
