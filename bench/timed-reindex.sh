@@ -19,7 +19,8 @@ declare -A MERGE_TICKS=()
 while kill -0 "$TIMED" 2>/dev/null; do
   for task in /proc/$(pgrep -P "$TIMED" | head -1)/task/*; do
     [[ "$(cat "$task/comm" 2>/dev/null)" =~ ^(Lucene\ Merge|CachedExecutor) ]] || continue
-    ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) && MERGE_TICKS[${task##*/}]=$ticks
+    # utime and stime, counted after the name: "(Lucene Merge Th)" holds spaces.
+    ticks=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}') && MERGE_TICKS[${task##*/}]=$ticks
   done
   sleep 1
 done
