@@ -41,6 +41,6 @@ echo
 # Per round: BIG's MB/s over BASE's (at least 1 is the target) and CPU per MB (BASE's over BIG's).
 awk -v big="$BIG" '{mbs[$1, $2] = $3 / $4; cpm[$1, $2] = $5 / $3; rounds[$1] = 1; if ($2 != big) base = $2}
   END {for (r in rounds) printf "round %s: MB/s %.2fx, CPU per MB %.2fx (%s against %s meetings)\n",
-         r, mbs[r, big] / mbs[r, base], cpm[r, base] / cpm[r, big], big, base}' "$RESULTS" | sort
+         r, mbs[r, big] / mbs[r, base], cpm[r, base] / cpm[r, big], big, base}' "$RESULTS" | sort -k2,2n
 rm -f "$RESULTS"
 echo "command: bench/reindex-sizes.sh $BIG $BASE $ROUNDS; $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD); load average before $LOAD_BEFORE"

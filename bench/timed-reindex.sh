@@ -16,11 +16,18 @@ MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" /usr/bin/time 
   > "$OUT/reindex.out" &
 TIMED=$!
 declare -A MERGE_TICKS=()
+JVM_PID=""
+# Builtins only in this loop: a process forked per thread each second would take CPU from the
+# reindex it measures.
 while kill -0 "$TIMED" 2>/dev/null; do
-  for task in /proc/$(pgrep -P "$TIMED" | head -1)/task/*; do
-    [[ "$(cat "$task/comm" 2>/dev/null)" =~ ^(Lucene\ Merge|CachedExecutor) ]] || continue
-    # utime and stime, counted after the name: "(Lucene Merge Th)" holds spaces.
-    ticks=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}') && MERGE_TICKS[${task##*/}]=$ticks
+  [ -n "$JVM_PID" ] || JVM_PID=$(pgrep -P "$TIMED" | head -1 || true)
+  for task in /proc/$JVM_PID/task/*; do
+    read -r name 2>/dev/null < "$task/comm" || continue
+    [[ "$name" =~ ^(Lucene\ Merge|CachedExecutor) ]] || continue
+    read -r stat 2>/dev/null < "$task/stat" || continue
+    # The fields after the name ("(Lucene Merge Th)" holds spaces), from the state on: utime and stime.
+    fields=(${stat##*) })
+    MERGE_TICKS[${task##*/}]=$(( fields[11] + fields[12] ))
   done
   sleep 1
 done
