@@ -46,6 +46,10 @@ QUIET_UNSAFE=""
 if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then QUIET_UNSAFE="--sun-misc-unsafe-memory-access=allow"; fi
 # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
 SERVE_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
+# Full index builds (import, reindex) get a larger heap: a third of it is their indexing buffer,
+# and a larger buffer writes fewer segments, which every search then pays less for and which
+# Lucene need not merge again while the build runs (docs/BENCHMARKS.md, "Ten times the size").
+BUILD_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx4g -XX:+UseSerialGC}"
 # JDK 25+ can start from an ahead-of-time cache (JEP 483/514/515): classes already loaded and
 # linked, and method profiles that let the JIT compile the hot code sooner, so the first requests
 # after a start are fast sooner. `./run.sh aot` trains it; `serve` uses it while it is newer than
@@ -98,6 +102,13 @@ case "${1:-serve}" in
   java-home)   # for scripts (benchmarks) that start the JVM themselves
     echo "$JAVA_HOME"
     ;;
+  java-opts)   # the JVM options of `serve` (java-opts serve) or of import and reindex (java-opts build)
+    case "${2:-}" in
+      serve) echo "$SERVE_OPTS" ;;
+      build) echo "$BUILD_OPTS" ;;
+      *) echo "usage: ./run.sh java-opts serve|build" >&2; exit 2 ;;
+    esac
+    ;;
   test)
     shift
     # Once on SQLite and once on a throwaway PostgreSQL server that this starts and stops.
@@ -114,10 +125,8 @@ case "${1:-serve}" in
     ;;
   *)
     build_if_needed
-    # Full index builds get a larger heap: a third of it is their indexing buffer, and a
-    # larger buffer writes fewer segments, which every search then pays less for.
     case "${1:-serve}" in
-      import|reindex) opts="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx2g -XX:+UseSerialGC}" ;;
+      import|reindex) opts="$BUILD_OPTS" ;;
       serve)          opts="$SERVE_OPTS"; if aot_usable; then opts="$opts -XX:AOTCache=$AOT"; fi ;;
       *)              opts="$SERVE_OPTS" ;;
     esac

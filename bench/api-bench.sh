@@ -105,7 +105,7 @@ bench_store() { # sqlite | postgresql
   fi
   echo "$store: importing..." >&2
   # 128 MB of heap whatever the file's size: import streams the lines and keeps about 200 bytes
-  # per meeting of the file for the change history (run.sh gives import 2 GB).
+  # per meeting of the file for the change history (run.sh gives import 4 GB).
   local import_line reindex_line key pkey heap rss db_size
   import_line=$("$JAVA" -Xmx"${BENCH_IMPORT_HEAP:-128m}" --enable-native-access=ALL-UNNAMED -jar target/minutes.jar import "$OUT/corpus.ndjson" | grep "^imported")
   echo "$import_line" >&2
@@ -118,7 +118,7 @@ bench_store() { # sqlite | postgresql
     pg_psql "$PG_DIR" -d minutes -c "CHECKPOINT"
   fi
   echo "$store: reindexing..." >&2
-  reindex_line=$("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -jar target/minutes.jar reindex | grep "^reindexed")
+  reindex_line=$("$JAVA" $(./run.sh java-opts build) -jar target/minutes.jar reindex | grep "^reindexed")
   echo "$reindex_line" >&2
   key=$("${RUN[@]}" keys create --workspace "$WS" --scopes meetings:read,action_items:read,transcripts:read | tail -1)
   pkey=$("${RUN[@]}" keys create --workspace "$WS" --user "$USER_EMAIL" --scopes meetings:read,action_items:read | tail -1)
@@ -190,7 +190,7 @@ bench_store() { # sqlite | postgresql
   [ "$store" != postgresql ] || pg_stop "$PG_DIR"
   echo
   echo "- import (-Xmx${BENCH_IMPORT_HEAP:-128m}, search index build not included): $import_line"
-  echo "- reindex (-Xmx2g): $reindex_line"
+  echo "- reindex ($(./run.sh java-opts build | grep -o -- '-Xmx[^ ]*')): $reindex_line"
   echo "- server: -Xmx512m, heap after the run: ${heap:-n/a}, RSS $rss; database $db_size, index $(du -sh "$MINUTES_INDEX_PATH" | cut -f1)"
   echo "- list orders built in the background after the start (${builds:-not reported}); the scenarios began ${ready_after} s after /healthz answered"
 }

@@ -51,8 +51,7 @@ else
 fi
 for jar in this other; do
   rm -rf "$(index_of $jar)"
-  MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
-    -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
+  MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" $(./run.sh java-opts build) -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
 done
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export MINUTES_HTTP_PORT=$PORT

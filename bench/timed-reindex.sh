@@ -10,9 +10,9 @@ set -euo pipefail
 OUT=${1:?usage: bench/timed-reindex.sh OUT CLASSPATH}
 CP=${2:?usage: bench/timed-reindex.sh OUT CLASSPATH}
 JAVA_HOME=${JAVA_HOME:-$(cd "$(dirname "$0")/.." && ./run.sh java-home)}
-# The JVM options of run.sh's import and reindex.
+BUILD_OPTS=$(cd "$(dirname "$0")/.." && ./run.sh java-opts build)
 MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" /usr/bin/time -f "%U %S" -o "$OUT/reindex.cpu" \
-  "$JAVA_HOME/bin/java" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.cli.Main reindex \
+  "$JAVA_HOME/bin/java" $BUILD_OPTS -cp "$CP" minutes.cli.Main reindex \
   > "$OUT/reindex.out" &
 TIMED=$!
 declare -A MERGE_TICKS=()

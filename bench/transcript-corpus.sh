@@ -14,9 +14,9 @@ JAVA="$JAVA_HOME/bin/java"
 mvn -B -q -DskipTests package >&2
 rm -rf "$OUT/cp" && mkdir -p "$OUT/cp" && cp -r target/classes target/test-classes target/lib "$OUT/cp/"
 CP="$OUT/cp/classes:$OUT/cp/test-classes:$OUT/cp/lib/*"
-JVM=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)   # as run.sh
+JVM=("$JAVA" $(./run.sh java-opts serve))
 RUN=("${JVM[@]}" -cp "$CP" minutes.cli.Main)
-BUILD=("$JAVA" -Xmx2g -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "$CP" minutes.cli.Main)   # import, reindex: as run.sh
+BUILD=("$JAVA" $(./run.sh java-opts build) -cp "$CP" minutes.cli.Main)   # import, reindex
 
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT"
 if [ "${FRESH:-0}" = 1 ] || [ ! -f "$OUT/minutes.db" ]; then

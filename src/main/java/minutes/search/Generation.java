@@ -68,11 +68,13 @@ final class Generation implements Closeable {
   }
 
   /**
-   * Indexing RAM before a segment is written: a third of the heap, at most 768 MB, taken only
-   * while indexing. Fewer, larger segments make every search faster, since each pays per
-   * segment for each of its words (figures: docs/BENCHMARKS.md).
+   * Indexing RAM before a segment is written: a third of the heap (Lucene holds up to twice
+   * the buffer while flushing falls behind), at most 1.5 GB, below Lucene's per-thread limit of
+   * 1,945 MB. Taken only while indexing. Fewer, larger segments make every search faster, since
+   * each pays per segment for each of its words, and spare a full build merging what it has
+   * just written (figures: docs/BENCHMARKS.md).
    */
-  static final double RAM_BUFFER_MB = Math.min(768, Runtime.getRuntime().maxMemory() / 3.0 / (1 << 20));
+  static final double RAM_BUFFER_MB = Math.min(1536, Runtime.getRuntime().maxMemory() / 3.0 / (1 << 20));
 
   private static Generation open(Path path, IndexWriterConfig.OpenMode mode) throws IOException {
     FSDirectory dir = FSDirectory.open(path);
