@@ -3,6 +3,7 @@
 #   ./run.sh [serve|import|keys|reindex|migrate|generate] ...   run the service
 #   ./run.sh test                                                 run the whole test suite
 #   ./run.sh aot                                                  JDK 25+: train the start-up cache serve uses
+#   ./run.sh java-home | java-opts serve|build                    what scripts starting java themselves need
 set -euo pipefail
 cd "$(dirname "$0")"
 
