@@ -50,7 +50,17 @@ SERVE_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS
 # Full index builds (import, reindex) get a larger heap: a third of it is their indexing buffer,
 # and a larger buffer writes fewer segments, which every search then pays less for and which
 # Lucene need not merge again while the build runs (docs/BENCHMARKS.md, "Ten times the size").
-BUILD_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx4g -XX:+UseSerialGC}"
+# 4 GB, or a quarter of the machine's memory where that is less, so that a build on a small
+# machine is not the process the kernel kills when memory runs out.
+build_heap_mb() {
+  local kb mb
+  kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || true)
+  mb=$(( ${kb:-16777216} / 4096 ))   # a quarter of the memory, in MB (4 GB where /proc is absent)
+  if [ "$mb" -gt 4096 ]; then mb=4096; fi
+  if [ "$mb" -lt 256 ]; then mb=256; fi
+  echo "$mb"
+}
+BUILD_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx$(build_heap_mb)m -XX:+UseSerialGC}"
 # JDK 25+ can start from an ahead-of-time cache (JEP 483/514/515): classes already loaded and
 # linked, and method profiles that let the JIT compile the hot code sooner, so the first requests
 # after a start are fast sooner. `./run.sh aot` trains it; `serve` uses it while it is newer than
