@@ -50,12 +50,14 @@ SERVE_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS
 # Full index builds (import, reindex) get a larger heap: a third of it is their indexing buffer,
 # and a larger buffer writes fewer segments, which every search then pays less for and which
 # Lucene need not merge again while the build runs (docs/BENCHMARKS.md, "Ten times the size").
-# 4 GB, or a quarter of the machine's memory where that is less, so that a build on a small
-# machine is not the process the kernel kills when memory runs out.
+# 4 GB, or a quarter of the memory where that is less (the container's limit where it has one),
+# so that a build on a small machine is not the process the kernel kills when memory runs out.
 build_heap_mb() {
-  local kb mb
+  local kb mb limit
   kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || true)
-  mb=$(( ${kb:-16777216} / 4096 ))   # a quarter of the memory, in MB (4 GB where /proc is absent)
+  limit=$(cat /sys/fs/cgroup/memory.max 2>/dev/null || true)   # cgroup v2; "max" when unlimited
+  if [[ "$limit" =~ ^[0-9]+$ ]] && [ -n "$kb" ] && [ "$(( limit / 1024 ))" -lt "$kb" ]; then kb=$(( limit / 1024 )); fi
+  mb=$(( ${kb:-16777216} / 4096 ))   # a quarter, in MB (4 GB where /proc is absent)
   if [ "$mb" -gt 4096 ]; then mb=4096; fi
   if [ "$mb" -lt 256 ]; then mb=256; fi
   echo "$mb"
