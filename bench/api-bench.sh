@@ -26,6 +26,8 @@ source scripts/postgres.sh
 
 ./run.sh --version >/dev/null   # builds the jar when needed
 JAVA="$(./run.sh java-home)/bin/java"
+read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
+read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # and its import and reindex
 RUN=("$JAVA" --enable-native-access=ALL-UNNAMED -jar target/minutes.jar)
 NICE=(nice -n "${BENCH_NICE:-0}")
 SERVER="" PG_DIR="$OUT/pg"
@@ -118,13 +120,13 @@ bench_store() { # sqlite | postgresql
     pg_psql "$PG_DIR" -d minutes -c "CHECKPOINT"
   fi
   echo "$store: reindexing..." >&2
-  reindex_line=$("$JAVA" $(./run.sh java-opts build) -jar target/minutes.jar reindex | grep "^reindexed")
+  reindex_line=$("$JAVA" "${BUILD_OPTS[@]}" -jar target/minutes.jar reindex | grep "^reindexed")
   echo "$reindex_line" >&2
   key=$("${RUN[@]}" keys create --workspace "$WS" --scopes meetings:read,action_items:read,transcripts:read | tail -1)
   pkey=$("${RUN[@]}" keys create --workspace "$WS" --user "$USER_EMAIL" --scopes meetings:read,action_items:read | tail -1)
 
   # The rate limit is off: eight connections on one key are the load here, not a runaway client.
-  MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 "${NICE[@]}" "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
+  MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 "${NICE[@]}" "$JAVA" "${SERVE_OPTS[@]}" \
     -jar target/minutes.jar serve > "$OUT/server-$store.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
@@ -190,7 +192,7 @@ bench_store() { # sqlite | postgresql
   [ "$store" != postgresql ] || pg_stop "$PG_DIR"
   echo
   echo "- import (-Xmx${BENCH_IMPORT_HEAP:-128m}, search index build not included): $import_line"
-  echo "- reindex ($(./run.sh java-opts build | grep -o -- '-Xmx[^ ]*')): $reindex_line"
+  echo "- reindex ($(grep -o -- '-Xmx[^ ]*' <<<"${BUILD_OPTS[*]}")): $reindex_line"
   echo "- server: -Xmx512m, heap after the run: ${heap:-n/a}, RSS $rss; database $db_size, index $(du -sh "$MINUTES_INDEX_PATH" | cut -f1)"
   echo "- list orders built in the background after the start (${builds:-not reported}); the scenarios began ${ready_after} s after /healthz answered"
 }

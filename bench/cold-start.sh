@@ -19,7 +19,7 @@ PORT=${BENCH_PORT:-18091}
 ./run.sh --version >/dev/null   # builds the jar when needed
 JAVA="$(./run.sh java-home)/bin/java"
 MAJOR=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1)
-OPTS=(--enable-native-access=ALL-UNNAMED -Xmx512m -XX:+UseSerialGC)
+read -ra OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
 SERVER=""
 trap '[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null || true' EXIT
 

@@ -23,6 +23,8 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 [ "$STORE" != postgresql ] || [ -d "$OUT/pg/data" ] || { echo "run bench/api-bench.sh on PostgreSQL first" >&2; exit 1; }
 command -v wrk >/dev/null || scripts/debian-install.sh wrk
 JAVA="$(./run.sh java-home)/bin/java"
+read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
+read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # and its import and reindex
 export JAVA_HOME="${JAVA%/bin/java}"
 source scripts/postgres.sh
 WT=$(mktemp -d)
@@ -51,7 +53,7 @@ else
 fi
 for jar in this other; do
   rm -rf "$(index_of $jar)"
-  MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" $(./run.sh java-opts build) -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
+  MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" "${BUILD_OPTS[@]}" -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
 done
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export MINUTES_HTTP_PORT=$PORT
@@ -71,7 +73,7 @@ echo "| round | jar | searches/s | p50 ms | server CPU ms per search | PostgreSQ
 echo "|---|---|---|---|---|---|"
 for round in $(seq 1 "$ROUNDS"); do
   for jar in this other; do
-    MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
+    MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" "${SERVE_OPTS[@]}" \
       -jar "target/ab-$jar.jar" serve >/dev/null 2>&1 &
     SERVER=$!
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done

@@ -25,8 +25,9 @@ mkdir -p "$OUT"
 JAR=${MINUTES_JAR:-target/minutes.jar}
 [ -n "${MINUTES_JAR:-}" ] || ./run.sh --version >/dev/null   # builds the jar when needed
 JAVA="$(./run.sh java-home)/bin/java"
+read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
 CP="$JAR:$(dirname "$JAR")/lib/*"
-RUN=("$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -XX:+UseSerialGC -jar "$JAR")
+RUN=("$JAVA" "${SERVE_OPTS[@]}" -jar "$JAR")
 PIDS=()
 # import and reindex run in ( ... ) subshells: kill each one's children (the JVM) before the pid itself.
 trap 'for p in "${PIDS[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done' EXIT

@@ -11,9 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DB=$1 INDEX=$2 WORKSPACE=$3 CP=${4:-target}
 JAVA="$(./run.sh java-home)/bin/java"
+read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
 [ -f target/minutes.jar ] || ./run.sh --version >/dev/null
 if [ -d "$CP/classes" ]; then CLASSPATH_ARGS=(-cp "$CP/classes:$CP/lib/*"); else CLASSPATH_ARGS=(-cp "target/minutes.jar:target/lib/*"); fi
-RUN=("$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED "${CLASSPATH_ARGS[@]}" minutes.cli.Main)
+RUN=("$JAVA" "${SERVE_OPTS[@]}" "${CLASSPATH_ARGS[@]}" minutes.cli.Main)
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export MINUTES_DB_PATH="$DB" MINUTES_INDEX_PATH="$INDEX" MINUTES_HTTP_PORT="$PORT"
 unset MINUTES_DB_URL

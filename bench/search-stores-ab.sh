@@ -19,6 +19,7 @@ command -v wrk >/dev/null || scripts/debian-install.sh wrk
 source scripts/postgres.sh
 ./run.sh --version >/dev/null
 JAVA="$(./run.sh java-home)/bin/java"
+read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the server
 WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -39,7 +40,7 @@ for store in sqlite postgresql; do
   fi
   PORT[$store]=$(free_port)
   run=(env "${db[@]}" MINUTES_INDEX_PATH="$OUT/index-$store" MINUTES_HTTP_PORT="${PORT[$store]}"
-    MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 "$JAVA" -Xmx512m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED
+    MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 "$JAVA" "${SERVE_OPTS[@]}"
     -jar target/minutes.jar)
   KEY[$store]=$("${run[@]}" keys create --workspace "$WS" --scopes meetings:read --name search-ab | tail -1)
   "${run[@]}" serve > "$OUT/search-ab-$store.log" 2>&1 &
