@@ -70,8 +70,10 @@ public final class TaskOrder implements AutoCloseable {
     int onlyMeeting = meeting;
     // The order is by due date first: due bounds are a range of it, found by binary search,
     // instead of a scan that passes every task due before it (most, for a date in the future).
+    // An inverted range (due_from after due_to) finds its end before its start: it selects
+    // nothing (decisions.md, "Ranges"), so the range is clamped to empty, never negative.
     int first = dueBounded ? tasks.firstDueOnOrAfter(dueFrom) : 0;
-    int end = dueBounded ? tasks.firstDueOnOrAfter(dueTo + 1) : tasks.size;
+    int end = dueBounded ? Math.max(first, tasks.firstDueOnOrAfter(dueTo + 1)) : tasks.size;
     ListOrder.Entries entries = new ListOrder.Entries() {
       @Override
       public boolean keep(int position) {

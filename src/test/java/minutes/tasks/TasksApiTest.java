@@ -165,6 +165,31 @@ class TasksApiTest {
         "a due bound excludes tasks without a due date");
   }
 
+  /**
+   * Regression (issue 30): the in-memory order's binary search over due days answered a
+   * negative total (-40 on the demo data) for a due range whose start is after its end.
+   */
+  @Test
+  void invertedDueRangeIsAnEmptyPageWithTotalZero() throws InterruptedException {
+    // The fast path is the subject: wait until the in-memory order answers (SQL answers before).
+    String ready = "minutes_list_order_ready{order=\"tasks\"}";
+    for (int i = 0; i < 400 && api.metric(ready) != 1; i++) Thread.sleep(25);
+    assertEquals(1, api.metric(ready), "the in-memory task order answers");
+    for (String key : List.of(ALL, ANN, BOB, OTHER)) {
+      for (String other : List.of("", "&status=open", "&verdict=open", "&meeting_id=" + M1, "&limit=1&offset=3")) {
+        for (String range : List.of("due_from=2026-03-20&due_to=2026-03-12", "due_from=2026-12-31&due_to=2026-01-01",
+            "due_from=2026-03-13&due_to=2026-03-12")) {
+          JsonNode body = api.get("/api/v1/action-items?" + range + other, key).json();
+          assertEquals(0, body.at("/pagination/total").asInt(), key + " " + range + other);
+          assertEquals(0, body.get("data").size(), key + " " + range + other);
+          JsonNode perMeeting = api.get("/api/v1/meetings/" + M1 + "/action-items?" + range + other, key).json();
+          assertEquals(0, perMeeting.at("/pagination/total").asInt(), key + " per meeting " + range + other);
+          assertEquals(0, perMeeting.get("data").size(), key + " per meeting " + range + other);
+        }
+      }
+    }
+  }
+
   private static List<String> sorted(List<String> in) {
     List<String> out = new ArrayList<>(in);
     out.sort(java.util.Comparator.reverseOrder());
