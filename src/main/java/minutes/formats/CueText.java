@@ -46,14 +46,18 @@ final class CueText {
     return parts;
   }
 
-  /** SubRip cue text: plain text, but {@code <i>}-style and {@code {\an8}}-style markup is dropped. */
+  /**
+   * SubRip cue text: plain text, but its formatting tags ({@code <i>}, {@code <b>}, {@code <u>},
+   * {@code <font ...>}) and {@code {\an8}}-style placement codes are dropped. Other text in angle
+   * brackets is text (SubRip has no escapes), so that {@code <script>} reads back as written.
+   */
   static List<Part> subRip(String payload) {
     StringBuilder text = new StringBuilder(payload.length());
     int n = payload.length();
     for (int i = 0; i < n; i++) {
       char c = payload.charAt(i);
       int close = -1;
-      if (c == '<' && i + 1 < n && isTagStart(payload.charAt(i + 1))) close = payload.indexOf('>', i);
+      if (c == '<') close = isFormatting(payload, i) ? payload.indexOf('>', i) : -1;
       else if (c == '{' && i + 1 < n && payload.charAt(i + 1) == '\\') close = payload.indexOf('}', i);
       if (close > 0) i = close;
       else text.append(c == '\n' ? ' ' : c);
@@ -61,6 +65,13 @@ final class CueText {
     List<Part> parts = new ArrayList<>(1);
     add(parts, null, text);
     return parts;
+  }
+
+  private static boolean isFormatting(String s, int lt) {
+    int close = s.indexOf('>', lt);
+    if (close < 0) return false;
+    String tag = s.substring(s.startsWith("/", lt + 1) ? lt + 2 : lt + 1, close).toLowerCase(java.util.Locale.ROOT);
+    return tag.equals("i") || tag.equals("b") || tag.equals("u") || tag.equals("font") || tag.startsWith("font ");
   }
 
   private static boolean isTagStart(char c) {
