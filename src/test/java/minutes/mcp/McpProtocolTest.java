@@ -256,6 +256,8 @@ class McpProtocolTest {
         {"fetch", "{\"id\":{\"a\":1}}", "id"},
         {"get_transcript", "{\"id\":\"" + M1 + "\",\"from_ms\":-1}", "from_ms"},
         {"get_transcript", "{\"id\":\"" + M1 + "\",\"from_ms\":10,\"to_ms\":5}", "to_ms"},
+        // format=vtt|srt changes REST's media type; the tool answers the JSON its output schema describes.
+        {"get_transcript", "{\"id\":\"" + M1 + "\",\"format\":\"vtt\"}", "format"},
         {"search_transcript", "{\"id\":\"" + M1 + "\",\"q\":\"budget\",\"foo\":1}", "foo"},
         {"search_transcript", "{\"id\":\"" + M1 + "\",\"q\":true}", "q"},
         {"list_action_items", "{\"due_from\":\"2026-02-30\"}", "due_from"},
