@@ -83,7 +83,7 @@ public final class Conversion {
   private void object(SequenceWriter lines, JsonObject o) {
     try {
       if (format == Format.FATHOM) {
-        write(lines, where(o), Fathom.meeting(o, options));
+        for (JsonObject m : Fathom.meetings(o)) write(lines, where(m), Fathom.meeting(m, options));
       } else {
         for (JsonObject t : Fireflies.transcripts(o)) write(lines, where(t), Fireflies.meeting(t, options));
       }

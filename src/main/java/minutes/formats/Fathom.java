@@ -15,10 +15,17 @@ import minutes.formats.MeetingLine.Task;
 /**
  * A Fathom meeting object, as its API ({@code GET /meetings} with transcript, summary and
  * action items) and its new-meeting-content-ready webhook send it, as one meeting
- * (decisions.md "Transcripts in and out"). Stateless.
+ * (decisions.md "Transcripts in and out"). A page of {@code GET /meetings} itself,
+ * {@code {"items": [...], "next_cursor": ...}}, is read too, so that it can be saved and
+ * imported as it came. Stateless.
  */
 final class Fathom {
   private Fathom() {}
+
+  /** The meeting objects of one JSON object: itself, or the items of a page of the API's list. */
+  static List<JsonObject> meetings(JsonObject o) {
+    return o.has("items") && !o.has("recording_id") && !o.has("url") ? o.objects("items") : List.of(o);
+  }
 
   static MeetingLine meeting(JsonObject m, ImportOptions o) {
     String key = m.textOrNumber("recording_id");

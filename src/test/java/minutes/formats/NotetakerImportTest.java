@@ -128,6 +128,9 @@ class NotetakerImportTest {
     twice.addAll(changes);
     assertEquals(twice, api.changes(ALL, cursor), "the same three meetings, twice");
     assertEquals(3, api.get("/api/v1/meetings?q=zqbatch", ALL).json().at("/pagination/total").asInt());
+    CliRun page = importFile("fathom", "page.json", "{\"limit\": 10, \"next_cursor\": null, \"items\": [" + lines.get(0) + "]}");
+    assertEquals(0, page.code(), page.err());
+    assertTrue(page.out().startsWith("imported 1 meetings"), "a page of GET /meetings as Fathom answers it");
 
     ObjectNode fireflies = (ObjectNode) MAPPER.readTree(resourceText("fireflies-transcript.json"));
     String first = MAPPER.writeValueAsString(fireflies.put("id", "ff-1").put("title", "zqbatch fireflies 1"));
