@@ -3,7 +3,6 @@ package minutes.formats;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -72,20 +71,20 @@ final class TranscriptFiles {
 
   /** The file's text: UTF-8 (a byte order mark dropped); anything else is refused at its line. */
   static String decode(String file, byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.UTF_8); // the JDK's fast path; it replaces bad bytes with U+FFFD
+    if (text.indexOf('\uFFFD') >= 0) refuseMalformed(file, bytes); // a U+FFFD the file itself holds passes
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
+  }
+
+  private static void refuseMalformed(String file, byte[] bytes) {
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate(bytes.length);
-    CoderResult r = decoder.decode(in, out, true);
-    if (r.isError()) {
+    if (decoder.decode(in, CharBuffer.allocate(bytes.length), true).isError()) {
       int line = 1;
       for (int i = 0; i < in.position(); i++) if (bytes[i] == '\n') line++;
       throw new FormatError(file, line, null, "expected text in UTF-8, found a byte sequence that is not");
     }
-    decoder.flush(out);
-    out.flip();
-    int start = out.length() > 0 && out.charAt(0) == '\uFEFF' ? 1 : 0;
-    return out.subSequence(start, out.length()).toString();
   }
 
   /** Lines ended by CR LF, LF or CR, without their ends. */
