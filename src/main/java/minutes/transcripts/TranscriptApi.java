@@ -45,7 +45,7 @@ public final class TranscriptApi {
     if (fromMs.isPresent() && toMs.isPresent() && toMs.get() <= fromMs.get()) {
       throw ApiError.badParam("to_ms", "to_ms must be greater than from_ms");
     }
-    Optional<CueFormat> cues = p.oneOf("format", List.of("json", "vtt", "srt"))
+    Optional<CueFormat> file = p.oneOf("format", List.of("json", "vtt", "srt"))
         .filter(f -> !f.equals("json")).map(f -> CueFormat.valueOf(f.toUpperCase(Locale.ROOT)));
     String id = MeetingsApi.visibleMeetingId(r);
     Sql where = new Sql("FROM transcript_segment WHERE meeting_id = ?", id);
@@ -59,7 +59,7 @@ public final class TranscriptApi {
         .add("ORDER BY idx LIMIT ? OFFSET ?", limit, offset)
         .list(r.db(), rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4),
             endMs(rs.getObject(5)), rs.getString(6)));
-    if (cues.isPresent()) return new Json.Body(cues.get().contentType(), cues.get().write(cues(rows)));
+    if (file.isPresent()) return new Json.Body(file.get().contentType(), file.get().write(asCues(rows)));
     return new Transcript(id, rows, new Pagination(limit, offset, total));
   }
 
@@ -67,7 +67,7 @@ public final class TranscriptApi {
    * Segments as cues. A cue needs an end: a segment without one ends where the next segment of
    * the page starts (Fathom's segments come so), the last at its own start.
    */
-  private static List<Cue> cues(List<Segment> rows) {
+  private static List<Cue> asCues(List<Segment> rows) {
     List<Cue> out = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       Segment s = rows.get(i);
