@@ -1,9 +1,9 @@
 package minutes.cli;
 
+import java.io.BufferedOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -99,7 +99,7 @@ final class ImportCommand implements Callable<Integer> {
       Conversion conversion = new Conversion(converted, options);
       Path lines = Files.createTempFile("minutes-import-", ".ndjson");
       temporary.add(lines);
-      try (Writer w = Files.newBufferedWriter(lines, StandardCharsets.UTF_8)) {
+      try (OutputStream w = new BufferedOutputStream(Files.newOutputStream(lines), 1 << 16)) {
         conversion.run(sources, w);
       }
       if (conversion.faults() > 0) {

@@ -3,9 +3,11 @@ package minutes.formats;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +27,8 @@ public final class Conversion {
   static final int MAX_REPORTED = 100;
 
   private static final ObjectMapper MAPPER = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .registerModule(new BlackbirdModule());
 
   /** The formats besides the import's own NDJSON. */
   public enum Format {
@@ -57,9 +60,10 @@ public final class Conversion {
     this.options = options;
   }
 
-  /** Writes a meeting line per meeting of the sources to {@code out}, one per line. */
-  public void run(List<Source> sources, Writer out) throws IOException {
-    try (SequenceWriter lines = MAPPER.writer().withRootValueSeparator("\n").writeValues(out)) {
+  /** Writes a meeting line per meeting of the sources to {@code out}, in UTF-8, one per line. */
+  public void run(List<Source> sources, OutputStream out) throws IOException {
+    try (SequenceWriter lines = MAPPER.writer().withRootValueSeparator("\n")
+        .without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE).writeValues(out)) {
       for (Source s : sources) {
         bytes += Files.size(s.path());
         files++;

@@ -2,10 +2,13 @@ package minutes.formats;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The text of one cue as segments: who spoke (from a WebVTT voice span, else unknown here) and
- * what was said, with markup removed, entities decoded and lines joined by a space. Stateless.
+ * what was said, with markup removed, entities decoded and lines joined by a space. One pass
+ * over the characters, no copies of tags: it runs on every cue of every file. Stateless.
  */
 final class CueText {
   private CueText() {}
@@ -20,29 +23,29 @@ final class CueText {
    */
   static List<Part> webVtt(String payload) {
     List<Part> parts = new ArrayList<>(1);
-    StringBuilder text = new StringBuilder(payload.length());
+    Said said = new Said(payload.length());
     String speaker = null;
     int n = payload.length();
     for (int i = 0; i < n; i++) {
       char c = payload.charAt(i);
       if (c == '<' && i + 1 < n && isTagStart(payload.charAt(i + 1))) {
         int close = payload.indexOf('>', i);
-        String tag = close < 0 ? payload.substring(i + 1) : payload.substring(i + 1, close);
-        i = close < 0 ? n : close;
-        if (isVoice(tag, "v")) {
-          add(parts, speaker, text);
-          speaker = voiceName(tag);
-        } else if (isVoice(tag, "/v")) {
-          add(parts, speaker, text);
+        int end = close < 0 ? n : close;
+        if (isTag(payload, i + 1, end, "v")) {
+          add(parts, speaker, said);
+          speaker = voiceName(payload, i + 2, end);
+        } else if (isTag(payload, i + 1, end, "/v")) {
+          add(parts, speaker, said);
           speaker = null;
         }
+        i = end;
       } else if (c == '&') {
-        i = decodeReference(payload, i, text);
+        i = decodeReference(payload, i, said);
       } else {
-        text.append(c == '\n' ? ' ' : c);
+        said.append(c);
       }
     }
-    add(parts, speaker, text);
+    add(parts, speaker, said);
     return parts;
   }
 
@@ -52,7 +55,7 @@ final class CueText {
    * brackets is text (SubRip has no escapes), so that {@code <script>} reads back as written.
    */
   static List<Part> subRip(String payload) {
-    StringBuilder text = new StringBuilder(payload.length());
+    Said said = new Said(payload.length());
     int n = payload.length();
     for (int i = 0; i < n; i++) {
       char c = payload.charAt(i);
@@ -60,17 +63,17 @@ final class CueText {
       if (c == '<') close = isFormatting(payload, i) ? payload.indexOf('>', i) : -1;
       else if (c == '{' && i + 1 < n && payload.charAt(i + 1) == '\\') close = payload.indexOf('}', i);
       if (close > 0) i = close;
-      else text.append(c == '\n' ? ' ' : c);
+      else said.append(c);
     }
     List<Part> parts = new ArrayList<>(1);
-    add(parts, null, text);
+    add(parts, null, said);
     return parts;
   }
 
   private static boolean isFormatting(String s, int lt) {
     int close = s.indexOf('>', lt);
     if (close < 0) return false;
-    String tag = s.substring(s.startsWith("/", lt + 1) ? lt + 2 : lt + 1, close).toLowerCase(java.util.Locale.ROOT);
+    String tag = s.substring(s.startsWith("/", lt + 1) ? lt + 2 : lt + 1, close).toLowerCase(Locale.ROOT);
     return tag.equals("i") || tag.equals("b") || tag.equals("u") || tag.equals("font") || tag.startsWith("font ");
   }
 
@@ -78,55 +81,37 @@ final class CueText {
     return Character.isLetterOrDigit(c) || c == '/';
   }
 
-  /** The tag {@code name}, alone or followed by classes ({@code v.loud}) or an annotation. */
-  private static boolean isVoice(String tag, String name) {
-    return tag.startsWith(name) && (tag.length() == name.length() || tag.charAt(name.length()) == '.'
-        || Character.isWhitespace(tag.charAt(name.length())));
+  /** Whether the tag in {@code s[from, end)} is {@code name}, alone or followed by classes ({@code v.loud}) or an annotation. */
+  private static boolean isTag(String s, int from, int end, String name) {
+    int after = from + name.length();
+    return after <= end && s.startsWith(name, from)
+        && (after == end || s.charAt(after) == '.' || Character.isWhitespace(s.charAt(after)));
   }
 
-  /** The annotation of {@code v[.classes] Name}, decoded; null when there is none. */
-  private static String voiceName(String tag) {
-    int space = 1;
-    while (space < tag.length() && !Character.isWhitespace(tag.charAt(space))) space++;
-    StringBuilder name = new StringBuilder();
-    String annotation = tag.substring(space);
-    for (int i = 0; i < annotation.length(); i++) {
-      char c = annotation.charAt(i);
-      if (c == '&') i = decodeReference(annotation, i, name);
-      else name.append(Character.isWhitespace(c) ? ' ' : c);
+  /** The annotation of the voice tag {@code v[.classes] Name} in {@code s[from, end)}, decoded; null when there is none. */
+  private static String voiceName(String s, int from, int end) {
+    int i = from;
+    while (i < end && !Character.isWhitespace(s.charAt(i))) i++; // the classes
+    Said name = new Said(end - i);
+    for (; i < end; i++) {
+      char c = s.charAt(i);
+      if (c == '&') i = Math.min(decodeReference(s, i, name), end - 1);
+      else name.append(c);
     }
-    String s = name.toString().strip();
-    return s.isEmpty() ? null : s;
+    String n = name.take();
+    return n.isEmpty() ? null : n;
   }
 
   /** Ends the running part; what one voice says across spans in a row stays one part. */
-  private static void add(List<Part> parts, String speaker, StringBuilder text) {
-    String s = collapse(text);
-    text.setLength(0);
+  private static void add(List<Part> parts, String speaker, Said said) {
+    String s = said.take();
     if (s.isEmpty()) return;
     Part last = parts.isEmpty() ? null : parts.getLast();
-    if (last != null && java.util.Objects.equals(last.speaker(), speaker)) {
+    if (last != null && Objects.equals(last.speaker(), speaker)) {
       parts.set(parts.size() - 1, new Part(speaker, last.text() + " " + s));
     } else {
       parts.add(new Part(speaker, s));
     }
-  }
-
-  /** Stripped, with the runs of spaces that joined lines, tags and spans made one. */
-  private static String collapse(StringBuilder text) {
-    StringBuilder out = new StringBuilder(text.length());
-    boolean space = false;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == ' ' || c == '\t') {
-        space = !out.isEmpty();
-      } else {
-        if (space) out.append(' ');
-        space = false;
-        out.append(c);
-      }
-    }
-    return out.toString();
   }
 
   /**
@@ -134,7 +119,7 @@ final class CueText {
    * the named ones cue text uses) into {@code out}; returns the index of its last character. An
    * ampersand that starts no known reference stays as it is.
    */
-  private static int decodeReference(String s, int at, StringBuilder out) {
+  private static int decodeReference(String s, int at, Said out) {
     int semi = s.indexOf(';', at);
     if (semi > at + 1 && semi - at <= 10) {
       String name = s.substring(at + 1, semi);
@@ -166,6 +151,42 @@ final class CueText {
       return Character.isValidCodePoint(cp) && cp != 0 ? cp : -1;
     } catch (NumberFormatException e) {
       return -1;
+    }
+  }
+
+  /** What is being said: runs of spaces, tabs and line ends become one space, none at either end. */
+  private static final class Said {
+    private final StringBuilder text;
+    private boolean space;
+
+    Said(int capacity) {
+      text = new StringBuilder(capacity);
+    }
+
+    void append(char c) {
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        space = !text.isEmpty();
+      } else {
+        if (space) text.append(' ');
+        space = false;
+        text.append(c);
+      }
+    }
+
+    void appendCodePoint(int cp) {
+      if (Character.isBmpCodePoint(cp)) append((char) cp);
+      else {
+        append(Character.highSurrogate(cp));
+        text.append(Character.lowSurrogate(cp));
+      }
+    }
+
+    /** The text said so far, and a fresh start. */
+    String take() {
+      String s = text.toString();
+      text.setLength(0);
+      space = false;
+      return s;
     }
   }
 }
