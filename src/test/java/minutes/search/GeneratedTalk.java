@@ -41,10 +41,10 @@ final class GeneratedTalk {
       List.of("Über", "uber", "UEBER", "über"),
       List.of("queue", "queues", "QUEUE"));
 
-  /** Words that are in no list: each reads its own positions. */
+  /** Words that are in no list: each reads its own positions; runs of emoji, where a cut must not halve one. */
   static final List<String> RARE = List.of("zeppelin", "quokka", "walrus", "forecast", "roadmap", "e-mail", "v2.1",
       "needs", "work", "together", "remote", "control", "launch", "beta", "tusk", "boxes", "status", "ﬁnance",
-      "İstanbul", "Æsir", "x", "e");
+      "İstanbul", "Æsir", "x", "e", "\uD83D\uDE42".repeat(40), "x" + "\uD83D\uDE00".repeat(12));
 
   /** What stands between two words. */
   private static final List<String> BETWEEN = List.of(" ", " ", " ", " ", " ", " ", ". ", ", ", "\n", " - ", "? ",

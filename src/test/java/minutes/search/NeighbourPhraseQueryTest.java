@@ -243,7 +243,7 @@ class NeighbourPhraseQueryTest {
    */
   @Test
   void matchesScoresAndExplainsAsThePhraseOfAllItsWordsOnGeneratedTalk() {
-    Property.forAll("NeighbourPhraseQuery as PhraseQuery", 250, 30, NeighbourPhraseQueryTest::generatedTalk);
+    Property.forAll("NeighbourPhraseQuery as PhraseQuery", 200, 30, NeighbourPhraseQueryTest::generatedTalk);
   }
 
   static void generatedTalk(Property.Case c) throws Exception {
