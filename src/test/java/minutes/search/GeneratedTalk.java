@@ -3,6 +3,7 @@ package minutes.search;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import minutes.Property;
 
@@ -78,5 +79,30 @@ final class GeneratedTalk {
     String last = null;
     for (int n = c.between(1, max); n > 0; n--) out.add(last = word(c, last));
     return out;
+  }
+
+  /** A query of words and phrases that texts hold (as written, or in capitals), drawn words, and words no text holds. */
+  static PlainScan.Query query(Property.Case c, List<String> texts) {
+    List<String> loose = new ArrayList<>();
+    List<List<String>> phrases = new ArrayList<>();
+    String text = c.pick(texts); // mostly one text for all clauses, so that a query often matches
+    for (int n = c.between(1, 3); n > 0; n--) {
+      if (c.chance(0.3)) text = c.pick(texts);
+      List<PlainScan.Word> words = PlainScan.words(text);
+      double p = c.random().nextDouble();
+      if (p < 0.1) {
+        loose.add("zzabsentword");
+      } else if (p < 0.3 || words.isEmpty()) {
+        loose.addAll(GeneratedTalk.words(c, 2));
+      } else {
+        int length = Math.min(words.size(), c.between(1, 4)), at = c.nextInt(words.size() - length + 1);
+        // As written in the text, punctuation and all, but without quotes of its own; or in capitals.
+        String written = text.substring(words.get(at).start(), words.get(at + length - 1).end()).replace('"', ' ');
+        if (c.chance(0.2)) written = written.toUpperCase(Locale.ROOT);
+        if (length > 1 && c.chance(0.7)) phrases.add(List.of(written.split(" +")));
+        else loose.addAll(List.of(written.split(" +")));
+      }
+    }
+    return new PlainScan.Query(loose, phrases);
   }
 }

@@ -58,29 +58,6 @@ class SnippetOracleTest {
         c.chance(0.2) ? "" : GeneratedTalk.text(c, c.between(0, 1 + 40 * c.size())));
   }
 
-  /** A query of words and phrases that texts hold, drawn words, and words no text holds. */
-  static PlainScan.Query query(Property.Case c, List<String> texts) {
-    List<String> loose = new ArrayList<>();
-    List<List<String>> phrases = new ArrayList<>();
-    for (int n = c.between(1, 3); n > 0; n--) {
-      String text = c.pick(texts);
-      List<PlainScan.Word> words = PlainScan.words(text);
-      double p = c.random().nextDouble();
-      if (p < 0.1) {
-        loose.add("zzabsentword");
-      } else if (p < 0.3 || words.isEmpty()) {
-        loose.addAll(GeneratedTalk.words(c, 2));
-      } else {
-        int length = Math.min(words.size(), c.between(1, 4)), at = c.nextInt(words.size() - length + 1);
-        // As written in the text, punctuation and all, but without quotes of its own.
-        String written = text.substring(words.get(at).start(), words.get(at + length - 1).end()).replace('"', ' ');
-        if (length > 1 && c.chance(0.7)) phrases.add(List.of(written.split(" +")));
-        else loose.addAll(List.of(written.split(" +")));
-      }
-    }
-    return new PlainScan.Query(loose, phrases);
-  }
-
   /** Parsed as a search parses it; null for a text too short to search (fewer than 2 characters). */
   static SearchQuery parsed(PlainScan.Query q) {
     try {
@@ -144,7 +121,7 @@ class SnippetOracleTest {
         Map<String, List<PlainScan.Word>> words = new HashMap<>(); // each text analysed once
         for (Meeting m : meetings) for (String t : List.of(m.title, m.minutes, m.transcript)) words.computeIfAbsent(t, PlainScan::words);
         for (int k = 0; k < 8 && !texts.isEmpty(); k++) {
-          PlainScan.Query q = query(c, texts);
+          PlainScan.Query q = GeneratedTalk.query(c, texts);
           SearchQuery parsed = parsed(q);
           if (parsed == null) continue;
           List<List<String>> clauses = q.clauses();
@@ -195,7 +172,7 @@ class SnippetOracleTest {
     MET.clear();
     Property.forAll("Snippets.render against its text", 300, 60, c -> {
       String text = GeneratedTalk.text(c, c.between(0, 1 + 5 * c.size()));
-      PlainScan.Query q = query(c, List.of(text.isEmpty() ? "x" : text));
+      PlainScan.Query q = GeneratedTalk.query(c, List.of(text.isEmpty() ? "x" : text));
       Passages.Best best = PlainScan.best(PlainScan.matches(text, q.clauses()), Snippets.PASSAGE_WIDTH);
       int[] window = Snippets.window(text.length(), best.start(), best.end());
       String snippet = Snippets.render(text, 0, text.length(), window[0], window[1], best.spans());
@@ -274,7 +251,7 @@ class SnippetOracleTest {
         segments.add(GeneratedTalk.text(c, c.chance(0.1) ? c.between(40, 120) : c.between(0, 12)));
       }
       for (int k = 0; k < 6; k++) {
-        PlainScan.Query q = query(c, segments.isEmpty() ? List.of("x") : segments);
+        PlainScan.Query q = GeneratedTalk.query(c, segments.isEmpty() ? List.of("x") : segments);
         if (parsed(q) == null) continue;
         List<List<String>> clauses = q.clauses();
         int limit = c.between(1, segments.size() + 1);
