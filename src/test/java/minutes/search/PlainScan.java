@@ -122,4 +122,15 @@ final class PlainScan {
     int[] window = Snippets.window(text.length(), b.start(), b.end());
     return Snippets.render(text, 0, text.length(), window[0], window[1], b.spans());
   }
+
+  /**
+   * The snippet transcript search shows for a segment that holds every clause: around its
+   * first match, all its matches marked; null for a segment that does not.
+   */
+  static String segmentSnippet(String text, List<List<String>> clauses) {
+    List<Passages.Span> spans = matches(text, clauses);
+    if (clauses.isEmpty() || spans.stream().map(Passages.Span::clause).distinct().count() < clauses.size()) return null;
+    int[] window = Snippets.window(text.length(), spans.get(0).start(), spans.get(0).end());
+    return Snippets.render(text, 0, text.length(), window[0], window[1], spans);
+  }
 }

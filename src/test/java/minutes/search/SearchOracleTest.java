@@ -38,6 +38,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * absent words; time ranges one-sided, inverted and on a meeting's very second; platforms;
  * participants in any case, unknown ones; its companies, another workspace's, unknown ones;
  * workspace and personal keys. Title hits rank 0.35, and each hit's field holds every clause.
+ * The same q searched in one meeting's transcript (GET /meetings/{id}/transcript/search)
+ * answers exactly the segments that hold every clause, or 404 where the key cannot see it.
  */
 class SearchOracleTest {
   /** The generated data's seed: {@code -Dsearch.dataSeed}, or random; named in every failure. */
@@ -155,7 +157,7 @@ class SearchOracleTest {
   }
 
   /** A generated request: q, filters as query parameters, and what the oracle lets through. */
-  record Request(String key, PlainScan.Query q, String parameters, Predicate<Meeting> passes) {}
+  record Request(String key, PlainScan.Query q, String parameters, Predicate<Meeting> visible, Predicate<Meeting> passes) {}
 
   static Request request(Property.Case c) {
     Workspace ws = c.pick(DATA);
@@ -164,7 +166,8 @@ class SearchOracleTest {
     List<String> texts = ws.meetings.stream().flatMap(m -> List.of(m.title, m.minutes, m.transcript()).stream())
         .filter(t -> !t.isEmpty()).toList();
     StringBuilder params = new StringBuilder();
-    Predicate<Meeting> passes = m -> user == null || m.viewers.stream().anyMatch(v -> v.equalsIgnoreCase(user));
+    Predicate<Meeting> visible = m -> user == null || m.viewers.stream().anyMatch(v -> v.equalsIgnoreCase(user));
+    Predicate<Meeting> passes = visible;
     if (c.chance(0.3)) {
       Instant from = instant(c, ws);
       params.append("&from=").append(spelled(c, from));
@@ -194,7 +197,7 @@ class SearchOracleTest {
       passes = passes.and(m -> m.emails.stream().anyMatch(e -> domains.contains(e.substring(e.lastIndexOf('@') + 1).toLowerCase(Locale.ROOT))));
     }
     Predicate<Meeting> visibleAndPassing = passes;
-    return new Request(key, GeneratedTalk.query(c, texts), params.toString(), visibleAndPassing);
+    return new Request(key, GeneratedTalk.query(c, texts), params.toString(), visible, visibleAndPassing);
   }
 
   /** A time on a meeting's very second, a second before or after it, or a day's start. */
@@ -255,12 +258,44 @@ class SearchOracleTest {
         if (field.equals("title")) assertEquals(0.35, hit.get("rank").asDouble(), what + ": a title hit ranks 0.35");
       }
       assertEquals(expected, found, what);
+      transcriptSearch(c, r, ws, met);
       met.merge(expected.isEmpty() ? "none" : r.parameters().isEmpty() ? "unfiltered" : "filtered", 1, Integer::sum);
     });
-    // About a sixth of what 300 requests met (2026-11-27).
-    for (var least : Map.of("title", 10, "protocol", 10, "transcript", 20, "filtered", 15, "unfiltered", 15, "none", 30).entrySet()) {
+    // About a fifth of what 300 requests met (2026-11-27: 7-15 title, 90 minutes, 170-190 transcript hits; 40
+    // filtered and 30 unfiltered requests with hits, 210 without; 18 transcript searches with segments).
+    for (var least : Map.of("title", 2, "protocol", 18, "transcript", 35, "filtered", 8, "unfiltered", 6, "none", 40,
+        "segments", 4).entrySet()) {
       assertTrue(met.getOrDefault(least.getKey(), 0) >= least.getValue(), "the property met " + met);
     }
+  }
+
+  /**
+   * GET /meetings/{id}/transcript/search with the request's q and key, in a meeting of its
+   * workspace: 404 where the key cannot see it, else the first {@code limit} segments that
+   * hold every clause, in order, with their times and snippets.
+   */
+  private static void transcriptSearch(Property.Case c, Request r, Workspace ws, Map<String, Integer> met) {
+    Meeting m = c.pick(ws.meetings);
+    int limit = c.between(1, 8);
+    ApiServer.Response answer = api.get("/api/v1/meetings/" + m.id + "/transcript/search?limit=" + limit + "&q="
+        + URLEncoder.encode(r.q().text(), StandardCharsets.UTF_8), r.key());
+    String what = "transcript search of " + m.id + " for " + r.q().text() + " as " + r.key();
+    if (!r.visible().test(m)) {
+      assertEquals(404, answer.status(), what);
+      return;
+    }
+    assertEquals(200, answer.status(), what + ": " + answer.body());
+    List<String> expected = new ArrayList<>(), found = new ArrayList<>();
+    for (int i = 0; i < m.segments.size() && expected.size() < limit; i++) {
+      String snippet = PlainScan.segmentSnippet(m.segments.get(i), r.q().clauses());
+      if (snippet != null) expected.add(i + " S " + 1000L * i + " " + snippet);
+    }
+    for (JsonNode s : answer.json().get("data")) {
+      found.add(s.get("index").asInt() + " " + s.get("speaker_name").asText() + " " + s.get("start_ms").asLong() + " "
+          + s.get("snippet").asText());
+    }
+    assertEquals(expected, found, what);
+    if (!found.isEmpty()) met.merge("segments", 1, Integer::sum);
   }
 
   private static boolean holds(String text, List<List<String>> clauses) {

@@ -257,11 +257,8 @@ class SnippetOracleTest {
         int limit = c.between(1, segments.size() + 1);
         List<SegmentSearch.Found> expected = new ArrayList<>();
         for (int i = 0; i < segments.size() && expected.size() < limit; i++) {
-          String text = segments.get(i);
-          List<Passages.Span> spans = PlainScan.matches(text, clauses);
-          if (clauses.isEmpty() || spans.stream().map(Passages.Span::clause).distinct().count() < clauses.size()) continue;
-          int[] window = Snippets.window(text.length(), spans.get(0).start(), spans.get(0).end());
-          expected.add(new SegmentSearch.Found(i, Snippets.render(text, 0, text.length(), window[0], window[1], spans)));
+          String snippet = PlainScan.segmentSnippet(segments.get(i), clauses);
+          if (snippet != null) expected.add(new SegmentSearch.Found(i, snippet));
         }
         SegmentSearch s = SegmentSearch.parse(q.text());
         assertEquals(expected, s.find(segments, limit, false), q.text() + " in " + segments);
