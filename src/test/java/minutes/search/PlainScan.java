@@ -3,9 +3,12 @@ package minutes.search;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -47,7 +50,22 @@ final class PlainScan {
     }
   }
 
+  /** The texts analysed last: the properties ask about the same texts many times. */
+  private static final Map<String, List<Word>> RECENT = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, List<Word>> eldest) {
+      return size() > 2000;
+    }
+  });
+
+  /** The words of text as the index holds them, in order. */
   static List<Word> words(String text) {
+    List<Word> words = RECENT.get(text);
+    if (words == null) RECENT.put(text, words = analysed(text));
+    return words;
+  }
+
+  private static List<Word> analysed(String text) {
     List<Word> out = new ArrayList<>();
     try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
       t.setReader(new StringReader(text));
@@ -64,16 +82,12 @@ final class PlainScan {
     } catch (IOException e) {
       throw new AssertionError(e); // a String reader does not fail
     }
-    return out;
+    return List.copyOf(out);
   }
 
   /** Every occurrence of every clause in text, by start, the longer first where two start together. */
   static List<Passages.Span> matches(String text, List<List<String>> clauses) {
-    return matches(words(text), clauses);
-  }
-
-  /** {@link #matches(String, List)} in the text whose {@link #words} these are. */
-  static List<Passages.Span> matches(List<Word> words, List<List<String>> clauses) {
+    List<Word> words = words(text);
     List<Passages.Span> out = new ArrayList<>();
     for (int c = 0; c < clauses.size(); c++) {
       List<String> clause = clauses.get(c);
@@ -90,9 +104,9 @@ final class PlainScan {
     return out;
   }
 
-  /** Whether every clause occurs in the text whose {@link #words} these are. */
-  static boolean holdsAll(List<Word> words, List<List<String>> clauses) {
-    return !clauses.isEmpty() && matches(words, clauses).stream().map(Passages.Span::clause).distinct().count() == clauses.size();
+  /** Whether every clause occurs in text. */
+  static boolean holdsAll(String text, List<List<String>> clauses) {
+    return !clauses.isEmpty() && matches(text, clauses).stream().map(Passages.Span::clause).distinct().count() == clauses.size();
   }
 
   /**
@@ -116,9 +130,9 @@ final class PlainScan {
     return best;
   }
 
-  /** The snippet a search shows for text (whose {@link #words} are given): its best window, rendered as every snippet is. */
-  static String snippet(String text, List<Word> words, List<List<String>> clauses) {
-    Passages.Best b = best(matches(words, clauses), Snippets.PASSAGE_WIDTH);
+  /** The snippet a search shows for text: its best window, rendered as every snippet is. */
+  static String snippet(String text, List<List<String>> clauses) {
+    Passages.Best b = best(matches(text, clauses), Snippets.PASSAGE_WIDTH);
     int[] window = Snippets.window(text.length(), b.start(), b.end());
     return Snippets.render(text, 0, text.length(), window[0], window[1], b.spans());
   }
@@ -128,8 +142,8 @@ final class PlainScan {
    * first match, all its matches marked; null for a segment that does not.
    */
   static String segmentSnippet(String text, List<List<String>> clauses) {
+    if (!holdsAll(text, clauses)) return null;
     List<Passages.Span> spans = matches(text, clauses);
-    if (clauses.isEmpty() || spans.stream().map(Passages.Span::clause).distinct().count() < clauses.size()) return null;
     int[] window = Snippets.window(text.length(), spans.get(0).start(), spans.get(0).end());
     return Snippets.render(text, 0, text.length(), window[0], window[1], spans);
   }
