@@ -24,6 +24,9 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.Lifespan;
+import net.jqwik.api.lifecycle.Store;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Generated data sets and requests for the differential properties of the in-memory list orders
@@ -146,19 +149,48 @@ public final class GeneratedLists {
     }
   }
 
+  /** Counts one comparison of a page with its oracle's for {@link #requireRowsAndCorners}. */
+  public static void classify(long total, int offset, boolean pageHasRows) {
+    Statistics.label("selected").collect(total == 0 ? "nothing" : "some");
+    Statistics.label("page").collect(pageHasRows ? "rows" : "empty");
+    Statistics.label("offset").collect(offset < total ? "inside" : offset == total ? "at the total" : "past the total");
+  }
+
   /**
-   * One database per test class on the run's store, into which each data set is imported under
-   * workspaces of its own (new ones per data set: the orders are per workspace, so earlier data
-   * sets only add other workspaces' rows). Not thread-safe.
+   * Equal empty answers prove nothing: many comparisons must have had rows, and offsets past the
+   * total must occur. Typical runs: 35-45 % select some, 20-30 % have rows on the page; the
+   * bounds leave room.
    */
-  public static final class Database implements AutoCloseable {
+  public static void requireRowsAndCorners() {
+    Statistics.label("selected").coverage(check -> check.check("some").percentage(p -> p >= 25));
+    Statistics.label("page").coverage(check -> check.check("rows").percentage(p -> p >= 15));
+    Statistics.label("offset").coverage(check -> check.check("past the total").count(n -> n >= 10));
+  }
+
+  /**
+   * One database per property on the run's store, into which each try's data set is imported
+   * under workspaces of its own (new ones per data set: the orders are per workspace, so earlier
+   * data sets only add other workspaces' rows). Not thread-safe.
+   */
+  public static final class Database implements Store.CloseOnReset {
     private static final AtomicLong NEXT = new AtomicLong();
     private final Path dir;
     private final TestStore store;
     private final Db db;
     private final long emptyWorkspace;
 
-    public Database() throws IOException, SQLException {
+    /** The running property's database: opened at its first try, closed after its last (jqwik's store). */
+    public static Database ofProperty() {
+      return Store.getOrCreate(Database.class, Lifespan.PROPERTY, () -> {
+        try {
+          return new Database();
+        } catch (IOException | SQLException e) {
+          throw new IllegalStateException("cannot open the test database", e);
+        }
+      }).get();
+    }
+
+    private Database() throws IOException, SQLException {
       dir = Files.createTempDirectory("minutes-props-");
       store = TestStore.create(dir);
       importLines(List.of(workspaceLine("empty")));

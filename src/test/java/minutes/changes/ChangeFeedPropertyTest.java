@@ -127,39 +127,16 @@ class ChangeFeedPropertyTest {
     ExecutorService importer = Executors.newSingleThreadExecutor();
     try {
       for (int i = 0; i < imports.size(); i++) {
-        List<Line> lines = imports.get(i);
         Map<String, Seen> before = new HashMap<>(state);
         List<String> ndjson = new ArrayList<>();
-        Set<String> changed = new HashSet<>(); // written, or deleted where it was; a delete elsewhere changes nothing
-        for (Line l : lines) {
-          String id = ids.get(l.meeting());
-          String workspace = WORKSPACES.get(l.workspace());
-          if (l.delete()) {
-            ndjson.add(TestLines.delete("meeting", workspace, id));
-            if (state.containsKey(id) && state.get(id).workspace().equals(workspace)) {
-              state.remove(id);
-              changed.add(id);
-            }
-          } else {
-            changed.add(id);
-            ndjson.add(TestLines.meeting(workspace, id, "zqfeed", l.visibleTo(), null));
-            Set<String> people = new HashSet<>();
-            l.visibleTo().forEach(v -> people.add(PERSON_OF_SPELLING.get(v)));
-            state.put(id, new Seen(workspace, people));
-          }
-        }
+        Set<String> changed = apply(imports.get(i), ids, state, ndjson);
         java.nio.file.Path file = TestLines.file(api.dir(), ndjson.toArray(String[]::new));
         Future<?> running = importer.submit(() -> new Importer(api.store(), Importer.Progress.NONE).run(List.of(file)));
         // Some pages read while the import commits (bounded: the followers would otherwise spin on 2 cores).
         for (int page = 0; page < 8 && !running.isDone(); page++) concurrent.values().forEach(f -> f.read(1));
         running.get(60, TimeUnit.SECONDS);
         for (Key k : KEYS) {
-          List<Change> learnt = new ArrayList<>();
-          for (String id : changed) {
-            boolean after = state.containsKey(id) && state.get(id).by(k), earlier = before.containsKey(id) && before.get(id).by(k);
-            if (after) learnt.add(new Change(id, "upsert"));
-            else if (earlier) learnt.add(new Change(id, "delete"));
-          }
+          List<Change> learnt = learnt(k, changed, before, state);
           expected.get(k).add(learnt);
           cursors.get(k).add(api.cursor(k.name()));
           live.get(k).read(pagesBetween.get(i % pagesBetween.size()));
@@ -191,6 +168,43 @@ class ChangeFeedPropertyTest {
       check.check("several").count(n -> n >= 10);
       check.check("none").count(n -> n >= 10);
     });
+  }
+
+  /**
+   * The model of one import: applies its lines to {@code state} and adds them as NDJSON to
+   * {@code ndjson}; returns the meetings it changed (written, or deleted where they were: a
+   * delete naming another workspace changes nothing).
+   */
+  private static Set<String> apply(List<Line> lines, List<String> ids, Map<String, Seen> state, List<String> ndjson) {
+    Set<String> changed = new HashSet<>();
+    for (Line l : lines) {
+      String id = ids.get(l.meeting());
+      String workspace = WORKSPACES.get(l.workspace());
+      if (l.delete()) {
+        ndjson.add(TestLines.delete("meeting", workspace, id));
+        if (state.containsKey(id) && state.get(id).workspace().equals(workspace)) {
+          state.remove(id);
+          changed.add(id);
+        }
+      } else {
+        ndjson.add(TestLines.meeting(workspace, id, "zqfeed", l.visibleTo(), null));
+        Set<String> people = new HashSet<>();
+        l.visibleTo().forEach(v -> people.add(PERSON_OF_SPELLING.get(v)));
+        state.put(id, new Seen(workspace, people));
+        changed.add(id);
+      }
+    }
+    return changed;
+  }
+
+  /** What key {@code k} learns of an import: upsert of what it sees after, delete of what it saw before only. */
+  private static List<Change> learnt(Key k, Set<String> changed, Map<String, Seen> before, Map<String, Seen> after) {
+    List<Change> learnt = new ArrayList<>();
+    for (String id : changed) {
+      if (after.containsKey(id) && after.get(id).by(k)) learnt.add(new Change(id, "upsert"));
+      else if (before.containsKey(id) && before.get(id).by(k)) learnt.add(new Change(id, "delete"));
+    }
+    return learnt;
   }
 
   /**
