@@ -107,7 +107,6 @@ public final class App implements AutoCloseable {
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
-    metrics.watchAhead(routes::aheadSent, routes::aheadRedone);
     mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
     routes.anyMethod(McpEndpoint.PATH, mcp.handler());
     // Before listening, so that the first clients find the search path compiled.

@@ -120,19 +120,6 @@ public final class Metrics {
   }
 
   /**
-   * Adds the counts of answers made ahead of their key check (PostgreSQL only): sent, and made
-   * again after the check because the key's principal or the data version had changed.
-   */
-  public void watchAhead(LongSupplier sent, LongSupplier redone) {
-    for (String outcome : new String[] {"sent", "redone"}) {
-      FunctionCounter.builder("minutes.http.ahead", held(outcome.equals("sent") ? sent : redone), LongSupplier::getAsLong)
-          .tag("outcome", outcome)
-          .description("Answers made while the key's statement ran (PostgreSQL), by whether they were sent or made again")
-          .register(registry);
-    }
-  }
-
-  /**
    * Adds an in-memory list order's state under {@code order}: whether requests are answered
    * from it (0 while it is built, at start or after an import, when they come from SQL) and
    * how long its last build took.

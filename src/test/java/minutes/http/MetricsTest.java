@@ -103,7 +103,6 @@ class MetricsTest {
     minutes.store.Db db = minutes.store.Db.open(store.store(), 1);
     java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong(1);
     Metrics metrics = new Metrics(db, () -> null, n::get);
-    metrics.watchAhead(n::get, () -> 0);
     try (HandlerServer server = new HandlerServer(metrics.endpoint(false))) {
       assertEquals(1, ApiServer.metric(scrape(server), "minutes_search_split_total"));
       for (int i = 0; i < 3; i++) {
@@ -113,7 +112,6 @@ class MetricsTest {
       n.set(5);
       String after = scrape(server);
       assertEquals(5, ApiServer.metric(after, "minutes_search_split_total"));
-      assertEquals(5, ApiServer.metric(after, "minutes_http_ahead_total{outcome=\"sent\"}"));
     } finally {
       db.close();
       store.close();
