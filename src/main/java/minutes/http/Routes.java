@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import minutes.keys.ApiKeys;
@@ -18,17 +17,16 @@ import minutes.keys.Scope;
 import minutes.store.Db;
 
 /**
- * The route table. Every API route runs the checks in the order decisions.md fixes:
- * authentication (401), the key's rate limit (429), scope (403), schema availability (503),
- * then the endpoint, which validates its parameters (400) before looking anything up (404).
- * {@link #call} runs the same checks after authentication for a caller that is not an HTTP
- * request (MCP tools), so both answer alike. Thread-safe once built.
+ * The route table, and the one way from a keyed route to its endpoint: the request passes
+ * {@link Admission} (key 401, rate limit 429, scope 403, schema 503), then the endpoint checks its
+ * parameters (400) before it looks anything up (404), all on one request connection. An MCP
+ * tool call comes the same way through {@link #call}, its caller admitted by {@link #caller}.
+ * Thread-safe once built.
  */
 public final class Routes {
   private final Db db;
   private final String cacheControl;
-  private final RateLimit rateLimit;
-  private final SchemaWatch schema;
+  private final Admission admission;
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
   private final Map<String, Api> apis = new HashMap<>();
@@ -49,8 +47,7 @@ public final class Routes {
   public Routes(Db db, String cacheControl, RateLimit rateLimit) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.rateLimit = rateLimit;
-    this.schema = new SchemaWatch();
+    this.admission = new Admission(rateLimit);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     router.setInvalidMethodHandler(ex -> ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString())));
   }
@@ -77,40 +74,28 @@ public final class Routes {
     apis.put(template, api);
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
-      Object body = read(api.oneSnapshot(), c -> answer(ex, api, c));
-      Json.ok(ex, body);
+      Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
+      Json.ok(ex, read(api.oneSnapshot(), c -> {
+        ApiKeys.Resolved caller = admission.callerWithDataVersion(ex, c);
+        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
+      }));
     });
   }
 
-  /** A keyed request's answer: its key checked, then the route's checks and endpoint. */
-  private Object answer(HttpServerExchange ex, Api api, Connection c) throws Exception {
-    Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
-    ApiKeys.Resolved caller = admit(ex, ApiKeys.resolve(c, Auth.secret(ex), schema.saw("change_log")));
-    return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
-  }
-
-  /** The key's caller as its statement found it: 401 when it found none, 429 over its rate limit. */
-  private ApiKeys.Resolved admit(HttpServerExchange ex, Optional<ApiKeys.Resolved> resolved) {
-    ApiKeys.Resolved caller = Auth.admitted(ex, resolved);
-    rateLimit.admit(ex, caller.principal().keyId());
-    return caller;
-  }
-
   /**
-   * The caller of a keyed request, admitted: its key resolved (401 otherwise) and counted
-   * against its rate limit (429 when over it). Every keyed entry point, REST and /mcp, comes here.
+   * The admitted caller of a keyed request that reads nothing else (POST /mcp): one statement
+   * on a connection of its own, so no transaction (one round trip fewer on PostgreSQL).
    */
-  public Principal admit(HttpServerExchange ex, Connection c) throws SQLException {
-    return admit(ex, ApiKeys.resolve(c, Auth.secret(ex), false)).principal();
+  public Principal caller(HttpServerExchange ex) throws Exception {
+    return read(false, c -> admission.caller(ex, c));
   }
 
-
-  /**
-   * {@link #admit} on a connection of its own, for a caller that reads nothing else (/mcp): one
-   * statement, so no transaction (one round trip fewer on PostgreSQL, as {@link #apiByStatement}).
-   */
-  public Principal admit(HttpServerExchange ex) throws Exception {
-    return read(false, c -> admit(ex, c));
+  /** A route any valid key may ask, whatever its scopes (/metrics with metrics.require_key). */
+  public Routes keyed(String template, HttpHandler handler) {
+    return open(template, ex -> {
+      caller(ex);
+      handler.handleRequest(ex);
+    });
   }
 
   /**
@@ -131,11 +116,10 @@ public final class Routes {
     return api.scope();
   }
 
-  /** The route's answer after the checks. */
+  /** The route's answer for a caller whose key is admitted: the route's checks, then its endpoint. */
   private Object answer(Api api, Principal principal, OptionalLong dataVersion, Params params,
       Map<String, String> path, Connection c) throws Exception {
-    if (!principal.scopes().contains(api.scope())) throw ApiError.forbidden(api.scope());
-    schema.require(c, api.tables());
+    admission.allow(principal, api.scope(), api.tables(), c);
     return api.endpoint().answer(new Request(principal, params, path, c, dataVersion));
   }
 

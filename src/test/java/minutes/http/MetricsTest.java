@@ -103,7 +103,7 @@ class MetricsTest {
     minutes.store.Db db = minutes.store.Db.open(store.store(), 1);
     java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong(1);
     Metrics metrics = new Metrics(db, () -> null, n::get);
-    try (HandlerServer server = new HandlerServer(metrics.endpoint(false))) {
+    try (HandlerServer server = new HandlerServer(metrics.endpoint())) {
       assertEquals(1, ApiServer.metric(scrape(server), "minutes_search_split_total"));
       for (int i = 0; i < 3; i++) {
         System.gc();
