@@ -13,8 +13,6 @@ import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +25,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
-import minutes.store.Sql;
 import minutes.store.Times;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +89,7 @@ public final class Metrics {
     FunctionCounter.builder("minutes.search.split", held(splitSearches), LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
-        .description("Size of the SQLite database file and its write-ahead log").register(registry);
+        .description("Size of the database: the SQLite file with its write-ahead log, or PostgreSQL's database").register(registry);
     // Both shown as 0 from the start, so that a rate over them needs no special case.
     timeouts("db");
     timeouts("search");
@@ -211,21 +208,11 @@ public final class Metrics {
     return new Snapshot(documents, deleted, indexBytes, lagEntries, lagSeconds, databaseBytes());
   }
 
-  /** The SQLite file with its WAL, or what PostgreSQL reports for the database. */
+  /** What the store takes on disk (Store.sizeBytes), or NaN when it cannot say now. */
   private double databaseBytes() {
-    if (db.store().sqliteFile().isPresent()) return fileSize(db.store().sqliteFile().get());
     try (Connection c = db.read()) {
-      return new Sql("SELECT pg_database_size(current_database())").count(c);
-    } catch (SQLException e) {
-      return Double.NaN;
-    }
-  }
-
-  private static double fileSize(Path dbFile) {
-    try {
-      Path wal = dbFile.resolveSibling(dbFile.getFileName() + "-wal");
-      return Files.size(dbFile) + (Files.exists(wal) ? Files.size(wal) : 0);
-    } catch (IOException e) {
+      return db.store().sizeBytes(c);
+    } catch (Exception e) {
       return Double.NaN;
     }
   }

@@ -262,6 +262,16 @@ public enum Dialect {
     return c.isWrapperFor(org.postgresql.PGConnection.class) ? POSTGRES : SQLITE;
   }
 
+  /** Whether a failed statement ends the transaction it ran in (PostgreSQL's; SQLite's goes on). */
+  boolean endsTransactionOnFailure() {
+    return this == POSTGRES;
+  }
+
+  /** Whether text columns can hold the NUL character (PostgreSQL's text cannot). */
+  boolean storesNul() {
+    return this == SQLITE;
+  }
+
   /** The column that numbers the rows of the table aliased {@code alias}, for in-memory list orders. */
   public abstract String rowid(String alias);
 
