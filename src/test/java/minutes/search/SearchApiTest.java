@@ -195,7 +195,11 @@ class SearchApiTest {
       long deadline = System.nanoTime() + 5_000_000_000L; // the server switches within a poll or two
       while (Files.exists(api.config().indexPath().resolve(before)) && System.nanoTime() < deadline) Thread.sleep(20);
       assertFalse(Files.exists(api.config().indexPath().resolve(before)), "old index deleted after the switch");
-      Thread.sleep(300);
+      int switched = ok.get(); // searches answered from the new index too
+      while (ok.get() < switched + 10 && failure.get() == null && System.nanoTime() < deadline + 30_000_000_000L) {
+        Thread.sleep(10);
+      }
+      assertTrue(ok.get() >= switched + 10, "searches after the switch: " + (ok.get() - switched));
     } finally {
       stop.set(true);
       for (Thread c : clients) c.join();
