@@ -45,6 +45,9 @@ build_if_needed() {
 # start; JDK 23+ knows the switch that allows it quietly, while JDK 21 would refuse to start with it.
 QUIET_UNSAFE=""
 if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then QUIET_UNSAFE="--sun-misc-unsafe-memory-access=allow"; fi
+# Maven itself runs on this JDK, and Debian's Maven (its guava) calls sun.misc.Unsafe too: four
+# warnings on a newcomer's first build. Not in .mvn/jvm.config: JDK 21 refuses the switch.
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$QUIET_UNSAFE"
 # sqlite-jdbc loads its native library through JNI, which newer JDKs want allowed explicitly.
 SERVE_OPTS="--enable-native-access=ALL-UNNAMED $QUIET_UNSAFE ${MINUTES_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
 # Full index builds (import, reindex) get a larger heap: a third of it is their indexing buffer,
