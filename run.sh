@@ -37,7 +37,10 @@ build_if_needed() {
   local jar=target/minutes.jar
   if [ ! -f "$jar" ] || [ -n "$(find pom.xml src/main -newer "$jar" -print -quit)" ]; then
     echo "Building minutes (JDK: $JAVA_HOME)..." >&2
-    "${MVN[@]}" -DskipTests package >&2
+    # Quiet unless it fails: even with -q, Debian's Maven writes a line of colour resets.
+    local log; log=$(mktemp)
+    if ! "${MVN[@]}" -DskipTests package > "$log" 2>&1; then cat "$log" >&2; rm -f "$log"; exit 1; fi
+    rm -f "$log"
   fi
 }
 
