@@ -25,12 +25,8 @@ final class PostgresStore extends Store {
   private final String url;
 
   PostgresStore(String url) {
+    super(Dialect.POSTGRES);
     this.url = url;
-  }
-
-  @Override
-  public Dialect dialect() {
-    return Dialect.POSTGRES;
   }
 
   @Override

@@ -20,12 +20,8 @@ final class SqliteStore extends Store {
   private final Path file;
 
   SqliteStore(Path file) {
+    super(Dialect.SQLITE);
     this.file = file;
-  }
-
-  @Override
-  public Dialect dialect() {
-    return Dialect.SQLITE;
   }
 
   @Override
@@ -35,7 +31,7 @@ final class SqliteStore extends Store {
 
   @Override
   public String describe() {
-    return "SQLite database " + location();
+    return "SQLite database " + file;
   }
 
   /**

@@ -18,6 +18,11 @@ import minutes.config.Config;
  * configuration.
  */
 public abstract sealed class Store permits SqliteStore, PostgresStore {
+  private final Dialect dialect;
+
+  Store(Dialect dialect) {
+    this.dialect = dialect;
+  }
 
   /** The store the configuration names: PostgreSQL when {@code db.url} is set, else the SQLite file {@code db.path}. */
   public static Store of(Config config) {
@@ -32,7 +37,9 @@ public abstract sealed class Store permits SqliteStore, PostgresStore {
     return new PostgresStore(jdbcUrl);
   }
 
-  public abstract Dialect dialect();
+  public Dialect dialect() {
+    return dialect;
+  }
 
   /** For messages and logs: the file, or the URL without its password. */
   public abstract String location();
