@@ -104,16 +104,19 @@ public final class Routes {
    * the 200 body, or the {@link ApiError} REST would send.
    */
   public Object call(String template, Principal principal, Params params, Map<String, String> path) throws Exception {
-    Api api = apis.get(template);
-    if (api == null) throw new IllegalArgumentException("no API route " + template);
+    Api api = registered(template);
     return read(api.oneSnapshot(), c -> answer(api, principal, OptionalLong.empty(), params, path, c));
   }
 
   /** The scope the API route {@code template} needs. */
   public Scope scope(String template) {
+    return registered(template).scope();
+  }
+
+  private Api registered(String template) {
     Api api = apis.get(template);
     if (api == null) throw new IllegalArgumentException("no API route " + template);
-    return api.scope();
+    return api;
   }
 
   /** The route's answer for a caller whose key is admitted: the route's checks, then its endpoint. */
