@@ -103,11 +103,11 @@ public final class App implements AutoCloseable {
         .apiByStatement("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
             new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
         .open("/healthz", new Health(db, search::ready))
-        .open("/metrics", metrics.endpoint(config.metricsRequireKey()))
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());
-    metrics.watchAhead(routes::aheadSent, routes::aheadRedone);
+    if (config.metricsRequireKey()) routes.keyed("/metrics", metrics.endpoint());
+    else routes.open("/metrics", metrics.endpoint());
     mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
     routes.anyMethod(McpEndpoint.PATH, mcp.handler());
     // Before listening, so that the first clients find the search path compiled.

@@ -8,7 +8,6 @@ import minutes.http.Params;
 import minutes.http.Request;
 import minutes.keys.Visibility;
 import minutes.store.ChangeHistory;
-import minutes.store.Dialect;
 import minutes.store.JsonRows;
 import minutes.store.RawJson;
 import minutes.store.Sql;
@@ -26,7 +25,7 @@ public final class ChangesApi {
   /** One change: {@code change} is {@code upsert} (fetch it again) or {@code delete} (gone, or no longer visible). */
   public record Change(String meetingId, String change, String changedAt) {}
 
-  /** {@code data}: {@link Change}s, rendered as JSON by the database ({@link JsonRows}). */
+  /** {@code data}: {@link Change}s, each written as a JSON object from its columns ({@link JsonRows}). */
   public record ChangePage(List<RawJson> data, String nextCursor, boolean hasMore) {}
 
   private record Row(long seq, RawJson change) {}
@@ -57,11 +56,10 @@ public final class ChangesApi {
     }
     Visibility.Rule rule = Visibility.of(r.principal());
     String viewer = rule.viewer() == null ? ChangeHistory.WHOLE_WORKSPACE : rule.viewer();
-    Dialect dialect = Dialect.of(r.db());
-    int seqColumn = CHANGE.width(dialect) + 1;
-    List<Row> rows = new Sql("SELECT " + CHANGE.in(dialect) + ", seq FROM change_feed"
+    int seqColumn = CHANGE.width() + 1;
+    List<Row> rows = new Sql("SELECT " + CHANGE.in() + ", seq FROM change_feed"
         + " WHERE workspace_id = ? AND viewer = ? AND seq > ? ORDER BY seq LIMIT ?", rule.workspaceId(), viewer, after, limit + 1)
-        .list(r.db(), rs -> new Row(rs.getLong(seqColumn), CHANGE.read(rs, dialect)));
+        .list(r.db(), rs -> new Row(rs.getLong(seqColumn), CHANGE.read(rs)));
     boolean more = rows.size() > limit;
     List<Row> page = more ? rows.subList(0, limit) : rows;
     // The whole history up to this snapshot's newest number has been read when nothing is left:

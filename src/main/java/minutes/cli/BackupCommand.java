@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.search.IndexBuilds;
@@ -42,26 +40,16 @@ final class BackupCommand implements Callable<Integer> {
     Config config = Cli.config(spec);
     PrintWriter print = spec.commandLine().getOut();
     Store store = Store.of(config);
-    if (store.sqliteFile().isEmpty()) {
-      throw new Cli.UserError("backup copies a SQLite database; on PostgreSQL back up the database with pg_dump or "
-          + "point-in-time recovery, and rebuild each node's search index with `reindex` after a restore "
-          + "(docs/CLUSTER.md#backup-and-restore)");
-    }
+    Store.Copier database = store.backup(); // a store this command cannot copy says what to use instead
     if (Files.exists(out)) throw new Cli.UserError(out + " already exists; choose a new folder");
-    if (!Files.isRegularFile(config.dbPath())) throw new Cli.UserError("no database at " + config.dbPath());
+    if (store.missing()) throw new Cli.UserError("no database at " + store.location());
     Files.createDirectories(out);
     // A backup holds every meeting: as private as what it copies (database 0600, index 0700).
     Db.ownerOnly(out, "rwx------");
     String generation = copyIndex(config.indexPath(), out.resolve("index"));
     Path db = out.resolve("minutes.db");
-    // VACUUM INTO writes one consistent snapshot (a read transaction) without blocking the server.
-    try (Connection c = store.write();
-        PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
-      ps.setString(1, db.toAbsolutePath().toString());
-      ps.execute();
-    }
-    Db.ownerOnly(db, "rw-------");
-    if (generation != null) IndexBuilds.settleBackup(out.resolve("index"), Store.sqlite(db));
+    Store copy = database.copyInto(db);
+    if (generation != null) IndexBuilds.settleBackup(out.resolve("index"), copy);
     print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
         generation == null ? "no search index (none built yet; the server builds one from the database)"
             : "search index " + generation, out);

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class AccessLog implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger("access");
   private static final HttpString REQUEST_ID = HttpString.tryFromString("X-Request-Id");
-  /** The id of the key that authenticated the request, set by {@link Auth}. */
+  /** The id of the key that authenticated the request, set by {@link Admission}. */
   static final AttachmentKey<String> KEY_ID = AttachmentKey.create(String.class);
   // Short, printable, no spaces or quotes: safe to echo and to log as it is.
   private static final Pattern SANE_ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import minutes.store.Db;
 import minutes.store.Sql;
-import minutes.store.Unreachable;
 
 /**
  * GET /healthz, without a key: 200 when the database and the search index answer, else 503
@@ -30,9 +29,7 @@ public final class Health implements HttpHandler {
     try (Connection c = db.readForRequest()) {
       new Sql("SELECT 1 FROM meeting LIMIT 1").count(c);
     } catch (SQLException e) {
-      // SQLite keeps its message; a node of a cluster says which database it cannot reach.
-      throw ApiError.unavailable(5, db.store().sqliteFile().isPresent() ? "database: not usable"
-          : "database (PostgreSQL): " + (Unreachable.is(e) ? "not reachable" : "not usable"));
+      throw ApiError.unavailable(5, db.store().unusable(e));
     }
     if (!searchReady.getAsBoolean()) throw ApiError.unavailable(5, "search index: not built yet");
     Json.ok(ex, Map.of("status", "ok"));

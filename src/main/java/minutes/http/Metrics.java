@@ -13,8 +13,6 @@ import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +25,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
-import minutes.store.Sql;
 import minutes.store.Times;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +89,7 @@ public final class Metrics {
     FunctionCounter.builder("minutes.search.split", held(splitSearches), LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
-        .description("Size of the SQLite database file and its write-ahead log").register(registry);
+        .description("Size of the database: the SQLite file with its write-ahead log, or PostgreSQL's database").register(registry);
     // Both shown as 0 from the start, so that a rate over them needs no special case.
     timeouts("db");
     timeouts("search");
@@ -117,19 +114,6 @@ public final class Metrics {
     FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
         .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms")
         .register(registry);
-  }
-
-  /**
-   * Adds the counts of answers made ahead of their key check (PostgreSQL only): sent, and made
-   * again after the check because the key's principal or the data version had changed.
-   */
-  public void watchAhead(LongSupplier sent, LongSupplier redone) {
-    for (String outcome : new String[] {"sent", "redone"}) {
-      FunctionCounter.builder("minutes.http.ahead", held(outcome.equals("sent") ? sent : redone), LongSupplier::getAsLong)
-          .tag("outcome", outcome)
-          .description("Answers made while the key's statement ran (PostgreSQL), by whether they were sent or made again")
-          .register(registry);
-    }
   }
 
   /**
@@ -188,14 +172,9 @@ public final class Metrics {
         .record(Duration.ofNanos(System.nanoTime() - started));
   }
 
-  /** GET /metrics: the Prometheus text format; with {@code requireKey}, any valid key is needed. */
-  public HttpHandler endpoint(boolean requireKey) {
+  /** GET /metrics: the Prometheus text format. */
+  public HttpHandler endpoint() {
     return ex -> {
-      if (requireKey) {
-        try (Connection c = db.read()) {
-          Auth.authenticate(ex, c);
-        }
-      }
       last = snapshot();
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
       Json.sendBytes(ex, 200, CONTENT_TYPE, registry.scrape().getBytes(StandardCharsets.UTF_8));
@@ -229,21 +208,11 @@ public final class Metrics {
     return new Snapshot(documents, deleted, indexBytes, lagEntries, lagSeconds, databaseBytes());
   }
 
-  /** The SQLite file with its WAL, or what PostgreSQL reports for the database. */
+  /** What the store takes on disk (Store.sizeBytes), or NaN when it cannot say now. */
   private double databaseBytes() {
-    if (db.store().sqliteFile().isPresent()) return fileSize(db.store().sqliteFile().get());
     try (Connection c = db.read()) {
-      return new Sql("SELECT pg_database_size(current_database())").count(c);
-    } catch (SQLException e) {
-      return Double.NaN;
-    }
-  }
-
-  private static double fileSize(Path dbFile) {
-    try {
-      Path wal = dbFile.resolveSibling(dbFile.getFileName() + "-wal");
-      return Files.size(dbFile) + (Files.exists(wal) ? Files.size(wal) : 0);
-    } catch (IOException e) {
+      return db.store().sizeBytes(c);
+    } catch (Exception e) {
       return Double.NaN;
     }
   }

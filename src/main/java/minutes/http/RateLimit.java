@@ -70,14 +70,6 @@ public final class RateLimit {
    */
   record Outcome(boolean admitted, long remaining, long resetSeconds, long retryAfterSeconds) {}
 
-  /** Whether {@link #admit} would let the key's next request through now, without counting one. */
-  boolean wouldAdmit(String keyId) {
-    AtomicLong tat = full.get(keyId);
-    if (perMinute == 0 || tat == null) return true;
-    long now = clock.getAsLong();
-    return start(tat.get(), now) + interval - now <= WINDOW_NANOS;
-  }
-
   Outcome take(String keyId) {
     AtomicLong tat = full.computeIfAbsent(keyId, k -> new AtomicLong(Long.MIN_VALUE));
     while (true) {

@@ -104,18 +104,12 @@ public final class ApiKeys {
    * transaction, it is the version of the snapshot every later statement sees.
    */
   public static Optional<Resolved> resolve(Connection c, String secret, boolean withDataVersion) throws SQLException {
-    return resolveHashed(c, hash(secret), withDataVersion);
-  }
-
-  /** {@link #resolve} for a key whose {@link #hash} the caller has already computed. */
-  public static Optional<Resolved> resolveHashed(Connection c, byte[] secretHash, boolean withDataVersion)
-      throws SQLException {
     return new Sql("""
         SELECT k.id, k.workspace_id, k.user_email, k.scopes,
                (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id),
                %s
         FROM api_key k WHERE k.secret_hash = ? AND k.revoked_at IS NULL"""
-        .formatted(withDataVersion ? Db.DATA_VERSION_VALUE : "NULL"), (Object) secretHash)
+        .formatted(withDataVersion ? Db.DATA_VERSION_VALUE : "NULL"), (Object) hash(secret))
         .one(c, rs -> {
           String domains = rs.getString(5);
           Principal principal = new Principal(rs.getString(1), rs.getLong(2), rs.getString(3),

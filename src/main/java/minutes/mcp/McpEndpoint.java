@@ -27,7 +27,8 @@ import minutes.keys.Principal;
  * request can come on its own) on {@link HttpTransport}. In front of it, this class refuses
  * what REST refuses, in REST's error shape: any method but POST (405), a browser page from an
  * origin not allowed (403, DNS-rebinding protection as the MCP specification asks, with the
- * SDK's origin check), no key or a bad one (401, through {@link Routes#admit} like every REST route),
+ * SDK's origin check), no key or a bad one (401, and 429 over its rate limit, through
+ * {@link Routes#caller} as for every REST route),
  * an unsupported MCP-Protocol-Version (400), and a body over REST's bound (413).
  * Thread-safe.
  */
@@ -94,8 +95,8 @@ public final class McpEndpoint implements AutoCloseable {
         throw ApiError.forbidden("requests from the page origin " + origin + " are not allowed (config mcp.allowed_origins)");
       }
     }
-    // The key and its rate limit, as for every REST route (Routes.admit).
-    Principal principal = routes.admit(ex);
+    // The key and its rate limit here, once per POST; scope and schema in each tool call (Routes.call).
+    Principal principal = routes.caller(ex);
     String version = ex.getRequestHeaders().getFirst("MCP-Protocol-Version");
     if (version != null && !VERSIONS.contains(version)) {
       throw ApiError.badParam("MCP-Protocol-Version", "MCP-Protocol-Version must be one of " + String.join(", ", VERSIONS));

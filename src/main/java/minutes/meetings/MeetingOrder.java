@@ -15,7 +15,6 @@ import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.DataSnapshot;
 import minutes.store.Db;
-import minutes.store.Dialect;
 import minutes.store.ListOrder;
 import minutes.store.RawJson;
 import minutes.store.Totals;
@@ -148,16 +147,15 @@ public final class MeetingOrder implements AutoCloseable {
     Map<String, Integer> slotOf = new HashMap<>(); // meeting id -> slot in its workspace's arrays
     // Slots in starts_at order, so that order is the slots themselves; the others are read below.
     MeetingsApi.Order slotOrder = MeetingsApi.Order.STARTS_AT;
-    Dialect dialect = Dialect.of(c);
-    int w = MeetingsApi.ROW_JSON.width(dialect); // the row's columns come first
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + MeetingsApi.ROW_JSON.in(dialect)
+    int w = MeetingsApi.ROW_JSON.width(); // the row's columns come first
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + MeetingsApi.ROW_JSON.in()
         + ", m.workspace_id, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
         + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
       while (rs.next()) {
         Meetings m = byWorkspace.get(rs.getLong(w + 1));
         slotOf.put(rs.getString(w + 2), m.size);
         m.orders[slotOrder.ordinal()][m.size] = m.size;
-        m.add(MeetingsApi.ROW_JSON.read(rs, dialect), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(w + 3)),
+        m.add(MeetingsApi.ROW_JSON.read(rs), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(w + 3)),
             Vocabulary.code(Vocabulary.PLATFORMS, rs.getString(w + 4)),
             Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(w + 5)), rs.getString(w + 6), rs.getString(w + 7));
       }

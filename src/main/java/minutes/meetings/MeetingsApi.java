@@ -18,7 +18,6 @@ import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Db;
-import minutes.store.Dialect;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.Sql;
@@ -99,11 +98,10 @@ public final class MeetingsApi {
 
     long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
     String dir = query.descending() ? " DESC" : " ASC";
-    Dialect dialect = Dialect.of(c);
-    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in(dialect))
+    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in())
         .add(where)
         .add("ORDER BY " + query.order().column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
-        .list(c, rs -> ROW_JSON.read(rs, dialect));
+        .list(c, rs -> ROW_JSON.read(rs));
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 

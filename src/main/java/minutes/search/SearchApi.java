@@ -3,11 +3,10 @@ package minutes.search;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import minutes.http.Ahead;
 import minutes.http.ApiError;
+import minutes.http.Endpoint;
 import minutes.http.Params;
 import minutes.http.Request;
-import minutes.keys.Principal;
 import minutes.store.Vocabulary;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.QueryTimeoutImpl;
@@ -16,10 +15,9 @@ import org.apache.lucene.index.QueryTimeoutImpl;
  * GET /api/v1/search (api-spec 4.6, decisions.md): reads the parameters, asks the index, and
  * is the one place that turns what the index refuses into answers: a refused {@code q} is
  * 400, no usable index, unreadable files and a search past {@code search.timeout_ms} are 503
- * with Retry-After. On PostgreSQL it answers ahead of the key check ({@link #ahead}) unless a
- * company filter needs the database first. Thread-safe.
+ * with Retry-After. Thread-safe.
  */
-public final class SearchApi implements Ahead.Endpoint {
+public final class SearchApi implements Endpoint {
   static final int RETRY_AFTER_SECONDS = 5;
 
   private final SearchIndex index;
@@ -59,26 +57,6 @@ public final class SearchApi implements Ahead.Endpoint {
           a.filters(companyDomains), a.limit(), new QueryTimeoutImpl(timeoutMillis)));
     } catch (SearchUnavailable e) {
       throw unavailable(e);
-    }
-  }
-
-  /**
-   * The search's answer from the index alone, right if the key's statement finds this principal
-   * and the index's data version; null with a company filter, whose domains the database holds.
-   * Refusals (400, and 503 when there is no usable index or the time is up) hold at any version.
-   */
-  @Override
-  public Ahead ahead(Principal principal, Params params) {
-    try {
-      Asked a = asked(params);
-      if (a.company() != null) return null;
-      SearchIndex.Current current = index.searchAhead(principal, a.query(), a.filters(null), a.limit(),
-          new QueryTimeoutImpl(timeoutMillis));
-      return Ahead.answer(principal, new SearchHit.Result(a.query().text, current.hits()), current.dataVersion());
-    } catch (SearchUnavailable e) {
-      return Ahead.refusal(principal, unavailable(e));
-    } catch (ApiError e) {
-      return Ahead.refusal(principal, e);
     }
   }
 

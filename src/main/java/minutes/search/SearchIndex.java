@@ -186,25 +186,6 @@ public final class SearchIndex implements AutoCloseable {
     }
   }
 
-  /** Hits of the live generation, and the data version they are right for. */
-  record Current(List<SearchHit> hits, long dataVersion) {}
-
-  /**
-   * The hits {@link #search} gives a request whose key's statement read the live generation's
-   * data version, found without the database, for answering ahead of that statement
-   * ({@code Routes.apiByStatement}): they are right only if the statement does read that version.
-   */
-  Current searchAhead(Principal principal, SearchQuery q, SearchFilters filters, int limit, QueryTimeout timeout)
-      throws SearchUnavailable {
-    while (true) {
-      Generation g = live;
-      if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
-      long seq = g.seq(); // as in search
-      List<SearchHit> hits = search(g, principal, q, filters, List.of(), limit, timeout);
-      if (hits != null) return new Current(hits, seq);
-    }
-  }
-
   /** The hits from g, {@code pending} left out; null when g was replaced a moment ago (search the new one). */
   private List<SearchHit> search(Generation g, Principal principal, SearchQuery q, SearchFilters filters,
       List<BytesRef> pending, int limit, QueryTimeout timeout) throws SearchUnavailable {

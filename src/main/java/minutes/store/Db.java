@@ -23,22 +23,13 @@ public final class Db implements AutoCloseable {
   private final HikariDataSource backgroundPool;
   private final StatementLimit limit;
 
-  /**
-   * {@code statementTimeout} limits each statement of {@link #readForRequest}: on SQLite through
-   * {@link StatementLimit}, on PostgreSQL as the request pool's statement_timeout, with a
-   * second, small pool without one for background work.
-   */
+  /** {@code statementTimeout} limits each statement of {@link #readForRequest}; background work has no limit. */
   private Db(Store store, int poolSize, Duration statementTimeout) {
     this.store = store;
-    if (store.dialect() == Dialect.POSTGRES) {
-      requestPool = new HikariDataSource(store.readPool("request", poolSize, statementTimeout));
-      backgroundPool = new HikariDataSource(store.readPool("background", BACKGROUND_CONNECTIONS, Duration.ZERO));
-      limit = StatementLimit.NONE;
-    } else {
-      requestPool = new HikariDataSource(store.readPool("read", poolSize, Duration.ZERO));
-      backgroundPool = requestPool;
-      limit = new StatementLimit(statementTimeout);
-    }
+    Store.ReadPools pools = store.readPools(poolSize, statementTimeout);
+    requestPool = pools.requests();
+    backgroundPool = pools.background();
+    limit = pools.limit();
   }
 
   /** Opens the database for commands, without time limits; a SQLite file must exist (see {@link Store#ensureCreated}). */
@@ -105,7 +96,7 @@ public final class Db implements AutoCloseable {
     // A failed statement ends a PostgreSQL transaction: try it inside a savepoint there, so
     // that the request's transaction goes on (SQLite's goes on by itself). Two round trips
     // more per request, hence only until the table has been seen.
-    java.sql.Savepoint before = Dialect.of(c) == Dialect.POSTGRES && !c.getAutoCommit() ? c.setSavepoint() : null;
+    java.sql.Savepoint before = Dialect.of(c).endsTransactionOnFailure() && !c.getAutoCommit() ? c.setSavepoint() : null;
     try {
       long value = new Sql(sql).count(c);
       if (before != null) c.releaseSavepoint(before);

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,16 +20,6 @@ public enum Dialect {
     @Override
     public String rowid(String alias) {
       return alias + ".rowid";
-    }
-
-    @Override
-    Optional<String> jsonObject(String[] keys, String[] expressions) {
-      StringBuilder sql = new StringBuilder("json_object(");
-      for (int i = 0; i < keys.length; i++) {
-        if (i > 0) sql.append(", ");
-        sql.append('\'').append(keys[i]).append("', ").append(expressions[i]);
-      }
-      return Optional.of(sql.append(')').toString());
     }
 
     @Override
@@ -110,16 +99,6 @@ public enum Dialect {
     @Override
     public String rowid(String alias) {
       return alias + ".rid"; // an identity column the PostgreSQL schema adds for what SQLite calls rowid
-    }
-
-    /**
-     * None: PostgreSQL's row_to_json cost its server 0.7 ms of CPU for a 100-task page; written in
-     * Java from the columns, the page costs both processes together about 0.7 ms less (2026-11-26,
-     * 20,000 meetings, docs/BENCHMARKS.md).
-     */
-    @Override
-    Optional<String> jsonObject(String[] keys, String[] expressions) {
-      return Optional.empty();
     }
 
     /**
@@ -262,14 +241,18 @@ public enum Dialect {
     return c.isWrapperFor(org.postgresql.PGConnection.class) ? POSTGRES : SQLITE;
   }
 
+  /** Whether a failed statement ends the transaction it ran in (PostgreSQL's; SQLite's goes on). */
+  boolean endsTransactionOnFailure() {
+    return this == POSTGRES;
+  }
+
+  /** Whether text columns can hold the NUL character (PostgreSQL's text cannot). */
+  boolean storesNul() {
+    return this == SQLITE;
+  }
+
   /** The column that numbers the rows of the table aliased {@code alias}, for in-memory list orders. */
   public abstract String rowid(String alias);
-
-  /**
-   * An expression that renders one row as a JSON object with these keys, in this order, or
-   * empty where {@link JsonRows} writes it from the columns, because that costs less.
-   */
-  abstract Optional<String> jsonObject(String[] keys, String[] expressions);
 
   /** Each column of each table: (table, column); the tables' names come from it too. */
   abstract String columnsQuery();

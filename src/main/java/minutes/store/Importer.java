@@ -117,7 +117,7 @@ public final class Importer {
     // and not deleted by a line between (false: deleted).
     Map<String, Boolean> known = new HashMap<>();
     Set<String> meetings = new HashSet<>();
-    boolean postgres = store.dialect() == Dialect.POSTGRES;
+    boolean storesNul = store.dialect().storesNul();
     try (Connection c = store.write()) {
       forEachLine(files, totalBytes, "checking", (file, lineNo, text) -> {
         JsonNode n;
@@ -128,7 +128,7 @@ public final class Importer {
           return;
         }
         List<ImportValidator.Problem> problems = ImportValidator.check(n);
-        if (problems.isEmpty() && postgres) problems = ImportValidator.storableInPostgres(n);
+        if (problems.isEmpty() && !storesNul) problems = ImportValidator.storableInPostgres(n);
         String kind = problems.isEmpty() ? n.get("kind").asText() : "";
         if (kind.equals("meeting") || kind.equals("delete") && n.get("what").asText().equals("meeting")) {
           meetings.add(Ids.canonical(n.get("id").asText()));

@@ -7,21 +7,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * List rows as ready JSON objects, written into an answer as they are ({@link RawJson}). The
  * record names the shape: its components, in order and in snake_case, are the keys, so the
  * shape has one description. Only for records of text fields, and every column used is text.
- * Both stores give the same bytes: SQLite renders each row itself (one string per row instead
- * of a JDBC call per column, a Java object and a Jackson pass: 0.44 ms instead of 1.0 ms for a
- * 200-row meeting page, 2026-11-22); on PostgreSQL, where rendering costs the database server
- * several times what it costs here ({@link Dialect#jsonObject}), {@link TextObjectWriter}
- * writes the row's columns as SQLite would.
+ * Both stores select the columns and {@link TextObjectWriter} writes the row from their bytes,
+ * as SQLite's json_object would. Rendered by the database instead, a 100-task page cost
+ * PostgreSQL 1.15 ms of CPU against 0.53 and took 3.2 ms against 0.8; SQLite's json_object
+ * saved 0.12 ms of the 0.55 (2,000 meetings, RowRenderingBench, 2026-11-27): one way for both.
  */
 public final class JsonRows {
   private static final PropertyNamingStrategies.NamingBase NAMES = new PropertyNamingStrategies.SnakeCaseStrategy();
@@ -29,39 +26,32 @@ public final class JsonRows {
   private JsonRows() {}
 
   /**
-   * A record's keys, each with its SQL expression. On each store, {@link #in} is the select
-   * list of a row, {@link #width} its number of columns and {@link #read} the row's JSON.
-   * Immutable.
+   * A record's keys, each with its SQL expression: {@link #in} is the select list of a row,
+   * {@link #width} its number of columns and {@link #read} the row's JSON. Immutable.
    */
   public static final class Shape {
     private final byte[][] keys;
-    private final Map<Dialect, String> select = new EnumMap<>(Dialect.class);
-    private final Map<Dialect, Boolean> renderedByDatabase = new EnumMap<>(Dialect.class);
+    private final String select;
 
     private Shape(String[] keys, String[] expressions) {
       this.keys = TextObjectWriter.keyPrefixes(keys);
-      for (Dialect d : Dialect.values()) {
-        Optional<String> json = d.jsonObject(keys, expressions);
-        renderedByDatabase.put(d, json.isPresent());
-        select.put(d, json.orElse(String.join(", ", expressions)));
-      }
+      this.select = String.join(", ", expressions);
     }
 
-    /** The select list of one row of this shape on {@code dialect}. */
-    public String in(Dialect dialect) {
-      return select.get(dialect);
+    /** The select list of one row of this shape. */
+    public String in() {
+      return select;
     }
 
     /** How many columns {@link #in} takes: those after it start at {@code width + 1}. */
-    public int width(Dialect dialect) {
-      return renderedByDatabase.get(dialect) ? 1 : keys.length;
+    public int width() {
+      return keys.length;
     }
 
     /** The JSON of the current row, whose first columns are {@link #in}. */
-    public RawJson read(ResultSet rs, Dialect dialect) throws SQLException {
-      if (renderedByDatabase.get(dialect)) return RawJson.of(rs);
+    public RawJson read(ResultSet rs) throws SQLException {
       TextObjectWriter row = new TextObjectWriter();
-      // A text column's bytes as the server sent them: UTF-8, the only client encoding pgjdbc uses.
+      // A text column's bytes as the driver hands them over: UTF-8 on both stores.
       for (int i = 0; i < keys.length; i++) row.field(keys[i], rs.getBytes(i + 1));
       return new RawJson(row.close());
     }
@@ -92,13 +82,12 @@ public final class JsonRows {
   public static List<RawJson> byRowid(Connection c, Shape shape, String from, String alias, long[] rowids)
       throws SQLException {
     if (rowids.length == 0) return List.of();
-    Dialect dialect = Dialect.of(c);
-    String rowid = dialect.rowid(alias);
-    Sql sql = new Sql("SELECT " + shape.in(dialect) + ", " + rowid + " " + from + " WHERE " + rowid + " IN ("
+    String rowid = Dialect.of(c).rowid(alias);
+    Sql sql = new Sql("SELECT " + shape.in() + ", " + rowid + " " + from + " WHERE " + rowid + " IN ("
         + "?,".repeat(rowids.length - 1) + "?)", Arrays.stream(rowids).boxed().toArray());
-    int rowidColumn = shape.width(dialect) + 1;
+    int rowidColumn = shape.width() + 1;
     Map<Long, RawJson> byId = new HashMap<>();
-    sql.list(c, rs -> byId.put(rs.getLong(rowidColumn), shape.read(rs, dialect)));
+    sql.list(c, rs -> byId.put(rs.getLong(rowidColumn), shape.read(rs)));
     List<RawJson> rows = new ArrayList<>(rowids.length);
     for (long id : rowids) rows.add(byId.get(id));
     return rows;

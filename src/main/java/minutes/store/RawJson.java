@@ -10,21 +10,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.Arrays;
 
 /**
- * A JSON value rendered by SQLite or by {@link JsonRows}, written into an answer as it is. It
- * stays UTF-8 bytes: decoding SQLite's into a String and encoding that again was a quarter of
- * the Java time of a 100-row task page (JFR, 2026-11-22).
+ * A JSON value written by {@link JsonRows}, put into an answer as it is. It stays UTF-8 bytes:
+ * decoding a row into a String and encoding that again was a quarter of the Java time of a
+ * 100-row task page (JFR, 2026-11-22).
  */
 public record RawJson(byte[] utf8) implements JsonSerializable {
-  /** The first column of the current row, a {@code json_object(...)}. */
-  public static RawJson of(ResultSet rs) throws SQLException {
-    return new RawJson(rs.getBytes(1));
-  }
-
   @Override
   public void serialize(JsonGenerator out, SerializerProvider provider) throws IOException {
     out.writeRawValue(new Utf8(utf8));

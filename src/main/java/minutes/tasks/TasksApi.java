@@ -10,7 +10,6 @@ import minutes.http.Params;
 import minutes.store.RawJson;
 import minutes.http.Request;
 import minutes.keys.Visibility;
-import minutes.store.Dialect;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.Sql;
@@ -67,11 +66,10 @@ public final class TasksApi {
     Visibility.restrict(where, "m", r.principal());
     filters(where, status, verdict, dueFrom, dueTo);
     long total = new Sql("SELECT count(*)").add(where).count(r.db());
-    Dialect dialect = Dialect.of(r.db());
-    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON.in(dialect))
+    List<RawJson> rows = new Sql("SELECT " + MEETING_TASK_JSON.in())
         .add(where)
         .add("ORDER BY a.due_key, a.position LIMIT ? OFFSET ?", limit, offset)
-        .list(r.db(), rs -> MEETING_TASK_JSON.read(rs, dialect));
+        .list(r.db(), rs -> MEETING_TASK_JSON.read(rs));
     // quirk (api-spec 4.4 rules 2 and 3): limit reports the rows delivered, offset is always 0.
     return new MeetingTaskList(id, rows, new Pagination(rows.size(), 0, total));
   }
@@ -118,13 +116,12 @@ public final class TasksApi {
 
     long total = totals.count(c, Optional.of(version), new Sql("SELECT count(*)").add(where));
     String order = "ORDER BY a.due_key, a.meeting_starts_at DESC NULLS LAST, a.id";
-    Dialect dialect = Dialect.of(c);
-    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in(dialect) + " FROM (SELECT a.id")
+    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in() + " FROM (SELECT a.id")
         .add(where)
         .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
         .add("JOIN action_item a ON a.id = page.id")
         .add(order)
-        .list(c, rs -> TASK_JSON.read(rs, dialect));
+        .list(c, rs -> TASK_JSON.read(rs));
     return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
   }
 

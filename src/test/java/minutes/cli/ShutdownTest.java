@@ -91,13 +91,18 @@ class ShutdownTest {
     assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(server.pid())).start().waitFor());
   }
 
-  /** Sends a request whose announced body never fully arrives: it stays in flight until the server gives up. */
+  /**
+   * Sends a request whose announced body never fully arrives: it stays in flight until the server
+   * gives up. Returns once it is answered (without reading the body): from then on it is in flight.
+   */
   private void stallARequest(int port) throws Exception {
     stalled = new Socket("127.0.0.1", port);
     OutputStream o = stalled.getOutputStream();
     o.write("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789".getBytes(StandardCharsets.US_ASCII));
     o.flush();
-    Thread.sleep(500);
+    stalled.setSoTimeout(30_000);
+    byte[] statusLine = stalled.getInputStream().readNBytes("HTTP/1.1 200".length());
+    assertEquals("HTTP/1.1 200", new String(statusLine, StandardCharsets.US_ASCII));
   }
 
   @Test

@@ -23,29 +23,35 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * /metrics counts it all.
  *
  * <p>A request stays in flight, deterministically, while its body has not all arrived: the API
- * answers without reading it, but the exchange completes only when the body is in.
+ * answers without reading it, but the exchange completes only when the body is in. The servers
+ * run in this process, so the test reads the clock the queue's wait limit is measured on.
  */
 class LoadSheddingTest {
-  @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson",
-      Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", "3000"));
+  @RegisterExtension static final ApiServer api = server(3000);
+  /** Its queued requests may wait 1 ms: a request seen queued is past that once the clock says so. */
+  @RegisterExtension static final ApiServer impatient = server(1);
 
-
-  /** Polls /metrics (which is never shed) until the series has the value; bounded. */
-  private static void awaitMetric(String series, double value) throws InterruptedException {
-    for (int i = 0; i < 500 && api.metric(series) != value; i++) Thread.sleep(10);
-    assertEquals(value, api.metric(series), series);
+  private static ApiServer server(int maxQueueWaitMs) {
+    return new ApiServer("/fixtures.ndjson", Map.of("MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1",
+        "MINUTES_HTTP_MAX_QUEUE_WAIT_MS", String.valueOf(maxQueueWaitMs)));
   }
 
-  private static Socket open(String request) throws IOException {
-    Socket s = new Socket("127.0.0.1", api.uri("/").getPort());
+  /** Polls /metrics (which is never shed) until the series has the value; bounded. */
+  private static void awaitMetric(ApiServer server, String series, double value) throws InterruptedException {
+    for (int i = 0; i < 500 && server.metric(series) != value; i++) Thread.sleep(10);
+    assertEquals(value, server.metric(series), series);
+  }
+
+  private static Socket open(ApiServer server, String request) throws IOException {
+    Socket s = new Socket("127.0.0.1", server.uri("/").getPort());
     s.setSoTimeout(30_000);
     s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
     s.getOutputStream().flush();
     return s;
   }
 
-  private static String request(String extraHeaders) {
-    return "GET /api/v1/meetings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + api.key(ALL) + "\r\n"
+  private static String request(ApiServer server, String extraHeaders) {
+    return "GET /api/v1/meetings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + server.key(ALL) + "\r\n"
         + extraHeaders + "\r\n";
   }
 
@@ -66,11 +72,11 @@ class LoadSheddingTest {
   @Test
   void beyondInFlightAndQueuedIs503AtOnceWhileHealthAndMetricsAnswer() throws Exception {
     double shedBefore = api.metric("minutes_http_shed_total");
-    try (Socket first = open(request("Content-Length: 5\r\n"))) {
+    try (Socket first = open(api, request(api, "Content-Length: 5\r\n"))) {
       assertEquals(200, status(first)); // answered, but in flight until its body is in
-      awaitMetric("minutes_http_in_flight", 1);
-      try (Socket second = open(request(""))) {
-        awaitMetric("minutes_http_queued", 1);
+      awaitMetric(api, "minutes_http_in_flight", 1);
+      try (Socket second = open(api, request(api, ""))) {
+        awaitMetric(api, "minutes_http_queued", 1);
 
         ApiServer.Response third = api.get("/api/v1/meetings", ALL);
         ErrorShapeTest.assertErrorShape(third, 503, "unavailable");
@@ -85,28 +91,29 @@ class LoadSheddingTest {
         assertEquals(200, status(second), "the waiting request is answered once the first is done");
       }
     }
-    awaitMetric("minutes_http_in_flight", 0);
-    awaitMetric("minutes_http_queued", 0);
+    awaitMetric(api, "minutes_http_in_flight", 0);
+    awaitMetric(api, "minutes_http_queued", 0);
     assertEquals(200, api.get("/api/v1/meetings", ALL).status());
   }
 
   @Test
   void aRequestWhoseTurnComesAfterTheQueueWaitLimitIs503() throws Exception {
-    double shedBefore = api.metric("minutes_http_shed_total");
-    try (Socket first = open(request("Content-Length: 5\r\n"))) {
+    double shedBefore = impatient.metric("minutes_http_shed_total");
+    try (Socket first = open(impatient, request(impatient, "Content-Length: 5\r\n"))) {
       assertEquals(200, status(first));
-      awaitMetric("minutes_http_in_flight", 1);
-      try (Socket second = open(request(""))) {
-        awaitMetric("minutes_http_queued", 1);
-        Thread.sleep(3500); // past MINUTES_HTTP_MAX_QUEUE_WAIT_MS, which the other test stays well within
+      awaitMetric(impatient, "minutes_http_in_flight", 1);
+      try (Socket second = open(impatient, request(impatient, ""))) {
+        awaitMetric(impatient, "minutes_http_queued", 1);
+        long seenQueued = System.nanoTime(); // it arrived before this
+        while (System.nanoTime() - seenQueued <= 1_000_000) Thread.onSpinWait(); // past its 1 ms
         first.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
         first.getOutputStream().flush();
         assertEquals(503, status(second), "its turn came too late: refused, not answered late");
       }
     }
-    assertEquals(shedBefore + 1, api.metric("minutes_http_shed_total"));
-    awaitMetric("minutes_http_in_flight", 0);
-    awaitMetric("minutes_http_queued", 0);
-    assertEquals(200, api.get("/api/v1/meetings", ALL).status(), "a request that starts at once is answered");
+    assertEquals(shedBefore + 1, impatient.metric("minutes_http_shed_total"));
+    awaitMetric(impatient, "minutes_http_in_flight", 0);
+    awaitMetric(impatient, "minutes_http_queued", 0);
+    assertEquals(200, impatient.get("/api/v1/meetings", ALL).status(), "a request that starts at once is answered");
   }
 }

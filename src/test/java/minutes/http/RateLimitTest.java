@@ -40,20 +40,6 @@ class RateLimitTest {
     assertFalse(limit.take("k").admitted());
   }
 
-  /** wouldAdmit looks without taking: a key answered ahead of its check is not counted twice. */
-  @Test
-  void wouldAdmitSaysWhatTheNextTakeGetsWithoutTakingIt() {
-    assertTrue(limit.wouldAdmit("k"), "an unknown key is full");
-    for (int i = 0; i < 2999; i++) limit.take("k");
-    for (int i = 0; i < 5; i++) assertTrue(limit.wouldAdmit("k"), "one request left, however often asked");
-    assertTrue(limit.take("k").admitted());
-    assertFalse(limit.wouldAdmit("k"));
-    assertFalse(limit.take("k").admitted());
-    advanceMillis(20);
-    assertTrue(limit.wouldAdmit("k"));
-    assertTrue(new RateLimit(0, now::get).wouldAdmit("k"), "no limit");
-  }
-
   @Test
   void theQuotaComesBackEvenlyAndNeverAboveOneMinutesWorth() {
     for (int i = 0; i < 3000; i++) limit.take("k");

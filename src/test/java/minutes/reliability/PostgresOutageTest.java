@@ -95,7 +95,7 @@ class PostgresOutageTest {
           c.start();
           clients.add(c);
         }
-        Thread.sleep(500);
+        awaitCount(statuses, 200, 8); // the clients are asking
         pg.stop();
         HttpResponse<String> health = awaitStatus(base + "/healthz", null, 503, Duration.ofSeconds(20));
         JsonNode error = Json.MAPPER.readTree(health.body()).get("error");
@@ -103,7 +103,7 @@ class PostgresOutageTest {
         assertNotNull(health.headers().firstValue("Retry-After").orElse(null));
         HttpResponse<String> down = awaitStatus(base + "/api/v1/meetings", key, 503, Duration.ofSeconds(20));
         assertEquals("unavailable", Json.MAPPER.readTree(down.body()).at("/error/code").asText(), down.body());
-        Thread.sleep(2000); // the clients keep asking while it is down
+        awaitCount(statuses, 503, count(statuses, 503) + 20); // the clients keep asking while it is down
 
         pg.restart();
         awaitStatus(base + "/healthz", null, 200, Duration.ofSeconds(30));
@@ -121,6 +121,20 @@ class PostgresOutageTest {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30));
     if (key != null) b.header("Authorization", "Bearer " + key);
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static long count(Map<Integer, AtomicLong> statuses, int status) {
+    AtomicLong n = statuses.get(status);
+    return n == null ? 0 : n.get();
+  }
+
+  /** Waits (bounded) until the clients have had {@code atLeast} answers of this status. */
+  private static void awaitCount(Map<Integer, AtomicLong> statuses, int status, long atLeast) throws InterruptedException {
+    for (long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        count(statuses, status) < atLeast && System.nanoTime() < deadline; ) {
+      Thread.sleep(10);
+    }
+    assertTrue(count(statuses, status) >= atLeast, status + " answers: " + count(statuses, status) + " of " + atLeast);
   }
 
   private HttpResponse<String> awaitStatus(String uri, String key, int status, Duration within) throws Exception {

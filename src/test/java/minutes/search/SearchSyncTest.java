@@ -217,11 +217,16 @@ class SearchSyncTest {
       }
       index.syncOnce(); // the server notices CURRENT and switches
     }
-    Thread.sleep(100);
+    // Searches on the last generation too, not only on those the switches replaced.
+    int switched = searches.get();
+    for (long deadline = System.nanoTime() + 30_000_000_000L; searches.get() < switched + 10 && failure.get() == null
+        && System.nanoTime() < deadline; ) {
+      Thread.sleep(10);
+    }
     stop.set(true);
     for (Thread c : clients) c.join();
     if (failure.get() != null) throw new AssertionError("a search failed during reindex", failure.get());
-    assertTrue(searches.get() > 10, "searches ran: " + searches.get());
+    assertTrue(searches.get() >= switched + 10, "searches after the last switch: " + (searches.get() - switched));
     String now = IndexDirs.current(root);
     assertNotEquals(first, now);
     try (var files = Files.list(root)) {

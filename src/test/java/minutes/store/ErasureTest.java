@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import minutes.ApiServer;
 import minutes.CliRun;
@@ -78,21 +80,30 @@ class ErasureTest {
     String m = new UUID(17, 2).toString();
     List<String> words = TestLines.words("zqreader");
     importLines(TestLines.meeting(m, "zqreader", "ann@acme.com"), TestLines.meeting(new UUID(17, 12).toString(), "zqkept"));
-    CompletableFuture<CliRun> delete;
+    CompletableFuture<Importer.Summary> delete;
     try (Connection reader = snapshotReader()) {
       // The reader's snapshot shows the meeting: the deleted rows must outlive the delete for it.
       try (var rs = reader.createStatement().executeQuery("SELECT title FROM meeting WHERE id = '" + m + "'")) {
         assertTrue(rs.next());
       }
-      delete = CompletableFuture.supplyAsync(() -> api.cli("import", TestLines.file(api.dir(),
-          TestLines.delete("meeting", "acme", m)).toString()));
-      Thread.sleep(1500);
+      Path file = TestLines.file(api.dir(), TestLines.delete("meeting", "acme", m));
+      CountDownLatch erasing = new CountDownLatch(1); // the delete has committed; its erasure starts
+      Importer importer = new Importer(api.store(), (phase, lines, read, total) -> {
+        if (phase.equals("erasing")) erasing.countDown();
+      });
+      delete = CompletableFuture.supplyAsync(() -> {
+        try {
+          return importer.run(List.of(file));
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      });
+      assertTrue(erasing.await(60, TimeUnit.SECONDS), "the delete reached its erasure");
       assertFalse(delete.isDone(), "the erasure waits while a reader sees the deleted meeting");
       reader.rollback();
     }
-    CliRun r = delete.get(60, TimeUnit.SECONDS);
-    assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().contains("erased what the deletes removed"), r.out());
+    Dialect.Erasure erasure = delete.get(60, TimeUnit.SECONDS).erasure();
+    assertTrue(erasure.complete(), erasure.done());
     for (String word : words) assertFalse(inDatabase(word), word + " is still in the database");
     awaitGoneFromIndex(words);
   }

@@ -125,7 +125,8 @@ class ImportTest {
     for (String f : List.of("6:id", "6:title", "6:platform", "6:protocols[0].action_items[0].due", "6:startsAt")) {
       assertTrue(where.contains(f), f + " in " + where);
     }
-    assertTrue(db.missing() || content().isEmpty(), "nothing was written");
+    // The import migrates the store before it reads the file (a fresh one too), and writes no row.
+    assertEquals("", content(), "nothing was written");
   }
 
   @Test

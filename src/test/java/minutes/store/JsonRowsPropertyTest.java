@@ -28,14 +28,14 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * List rows as each store renders them ({@link JsonRows}: SQLite's json_object, and
- * {@link TextObjectWriter} from the columns PostgreSQL sends) must be, byte for byte, what
+ * List rows as both stores render them ({@link JsonRows}: {@link TextObjectWriter} from the
+ * columns SQLite and PostgreSQL send) must be, byte for byte, what
  * Jackson writes for the same record with the project's one configuration ({@link Json#MAPPER}),
  * on generated rows: every control character, quotes and backslashes alone and in runs,
  * U+2028, combining marks, astral characters, text that looks like extreme numbers, empty text
- * and nulls. One property per renderer, each through {@link JsonRows.Shape} and a real
- * database: SQLite in memory for json_object; the run's PostgreSQL for TextObjectWriter (on
- * the SQLite run, SQLite's columns stand in, UTF-8 bytes as pgjdbc hands them over).
+ * and nulls. One property per store's columns, each through {@link JsonRows.Shape} and a real
+ * database: SQLite in memory (whose text may hold NUL); the run's PostgreSQL (on the SQLite
+ * run, SQLite's columns stand in, UTF-8 bytes as pgjdbc hands them over).
  */
 class JsonRowsPropertyTest {
   /** A row with single- and multi-word keys, as list rows have them. */
@@ -82,15 +82,15 @@ class JsonRowsPropertyTest {
   // The pools hold the corners (empty text, null, lone quotes and backslashes); jqwik's own edge
   // cases, combined over five values, made most rows empty.
   @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-  void sqliteJsonObjectWritesWhatJacksonWrites(@ForAll("rowsWithNul") Row row) throws Exception {
-    assertRendersLikeJackson(Dialect.SQLITE, sqlite, row);
+  void sqliteColumnsWriteWhatJacksonWrites(@ForAll("rowsWithNul") Row row) throws Exception {
+    assertRendersLikeJackson(sqlite, row);
     classify(row);
   }
 
   /** PostgreSQL text cannot hold NUL (imports refuse it there, ImportValidator), so no row has one. */
   @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-  void textObjectWriterWritesWhatJacksonWrites(@ForAll("rows") Row row) throws Exception {
-    assertRendersLikeJackson(Dialect.POSTGRES, textColumns, row);
+  void postgresColumnsWriteWhatJacksonWrites(@ForAll("rows") Row row) throws Exception {
+    assertRendersLikeJackson(textColumns, row);
     classify(row);
   }
 
@@ -102,17 +102,17 @@ class JsonRowsPropertyTest {
   @Example
   void aCharacterBeyondTheBmpIsWrittenAsItsUtf8Bytes() throws Exception {
     Row row = new Row("", "", "", "", "\uD800\uDC00");
-    assertRendersLikeJackson(Dialect.SQLITE, sqlite, row);
-    assertRendersLikeJackson(Dialect.POSTGRES, textColumns, row);
+    assertRendersLikeJackson(sqlite, row);
+    assertRendersLikeJackson(textColumns, row);
   }
 
-  private static void assertRendersLikeJackson(Dialect renderer, Connection c, Row row) throws Exception {
+  private static void assertRendersLikeJackson(Connection c, Row row) throws Exception {
     String[] values = {row.id(), row.title(), row.ownerName(), row.meetingStartsAt(), row.due()};
-    try (PreparedStatement ps = c.prepareStatement("SELECT " + SHAPE.in(renderer))) {
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + SHAPE.in())) {
       for (int i = 0; i < values.length; i++) ps.setString(i + 1, values[i]);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        byte[] rendered = SHAPE.read(rs, renderer).utf8();
+        byte[] rendered = SHAPE.read(rs).utf8();
         byte[] expected = lowerCaseHexEscapes(JACKSON.writeValueAsBytes(row));
         assertArrayEquals(expected, rendered, () -> "Jackson:  " + new String(expected, StandardCharsets.UTF_8)
             + "\nrendered: " + new String(rendered, StandardCharsets.UTF_8));
