@@ -102,14 +102,38 @@ final class Passages {
     }
   }
 
-  /** The best window of at most {@code width} characters in doc (leaf-local id; call in increasing doc order). */
-  Best best(int doc, int width) throws IOException {
+  /**
+   * Finds doc's matches (leaf-local id; call in increasing doc order, once per doc), to be read
+   * with {@link #best} and {@link #count}; false when it has none.
+   */
+  boolean match(int doc) throws IOException {
     spans.size = 0;
     for (int c = 0; c < clauseCount; c++) {
       int from = spans.size;
       if (find(doc, c)) mergeLast(from);
     }
-    return best(width);
+    return spans.size > 0;
+  }
+
+  /** How many matches {@link #match} found; {@link #start}, {@link #end} and {@link #clause} read match i of them, by start. */
+  int count() {
+    return spans.size;
+  }
+
+  int start(int i) {
+    return spans.start[i];
+  }
+
+  int end(int i) {
+    return spans.end[i];
+  }
+
+  int clause(int i) {
+    return spans.clause[i];
+  }
+
+  int clauseCount() {
+    return clauseCount;
   }
 
   /** Appends clause c's matches in doc to {@link #spans} (in order of start); false when it has none. */
@@ -160,10 +184,10 @@ final class Passages {
   }
 
   /**
-   * The window of at most {@code width} characters that holds the most different clauses,
-   * then the most matches; the earliest such window on a tie.
+   * The window of at most {@code width} characters, among the matches {@link #match} found, that
+   * holds the most different clauses, then the most matches; the earliest such window on a tie.
    */
-  private Best best(int width) {
+  Best best(int width) {
     Matches m = spans;
     if (m.size == 0) return new Best(0, 0, List.of());
     int[] count = new int[clauseCount];

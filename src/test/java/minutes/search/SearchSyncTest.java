@@ -79,8 +79,8 @@ class SearchSyncTest {
         // As a request whose key's statement read the data version (ApiKeys.resolve): an index
         // at that version skips the database, one behind it must still leave out what changed.
         List<String> knowingTheVersion = index.search(c, OptionalLong.of(Db.dataVersion(c)), p,
-            SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 100, () -> false)
-            .stream().map(SearchHit::meetingId).toList();
+            SearchData.request(SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 100), () -> false)
+            .data().stream().map(SearchHit::meetingId).toList();
         assertEquals(ids, knowingTheVersion, "the same answer with the data version known");
         return ids;
       } finally {
