@@ -135,27 +135,6 @@ class SearchApiTest {
     assertEquals(200, raw.status(), raw.body());
   }
 
-  /**
-   * On PostgreSQL a known key's search is answered while its statement runs (Routes#apiByStatement,
-   * Ahead) and sent when the statement confirms it; on SQLite never. Searches are repeated
-   * until two are sent, since one made while the index catches up with another test's import is
-   * made again instead.
-   */
-  @Test
-  void aKnownKeysSearchIsAnsweredAheadOfItsKeyCheckOnPostgreSQLOnly() throws Exception {
-    String sent = "minutes_http_ahead_total{outcome=\"sent\"}";
-    double before = api.metric(sent);
-    for (int i = 0; i < 100 && api.metric(sent) < before + 2; i++) {
-      assertTrue(ids(search("revised forecast", ALL)).contains(M1));
-      if (!api.testStore().isPostgres() && i == 5) break;
-    }
-    if (api.testStore().isPostgres()) {
-      assertTrue(api.metric(sent) >= before + 2, "answered ahead: " + api.metric(sent) + " after " + before);
-    } else {
-      assertEquals(0, api.metric(sent), "never on SQLite");
-    }
-  }
-
   @Test
   void noKeySeesAnotherWorkspacesOrAnotherPersonsMeetings() {
     assertEquals(List.of(O1), ids(search("secret budget", OTHER)));
