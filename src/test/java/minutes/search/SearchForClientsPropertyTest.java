@@ -49,6 +49,10 @@ class SearchForClientsPropertyTest {
       {SearchData.id("gen company globex"), "Globex Gen", "globex.test"},
       {SearchData.id("gen company initech"), "Initech Gen", "initech.test initech.de"},
       {SearchData.id("gen company umbrella"), "Umbrella Gen", "initech.de umbrella.test"}};
+  /** The companies search-filters.ndjson gives the workspace, which count the generated meetings too. */
+  private static final String[][] FIXTURE_COMPANIES = {
+      {SearchFiltersTest.GLOBEX, "Globex", "globex.com"}, {SearchFiltersTest.INITECH, "Initech", "initech.com initech.de"},
+      {SearchFiltersTest.HOOLI, "Hooli", "hooli.com"}, {SearchFiltersTest.MOVING, "Moving Co", "nowhere.example"}};
   private static final String[] EMAILS = {"ann@acme.com", "Bob@Acme.com", "hans@globex.test", "Ines@Initech.DE",
       "jo@initech.test", "kim@umbrella.test", "lee@elsewhere.test", null};
 
@@ -270,7 +274,8 @@ class SearchForClientsPropertyTest {
   /** Companies with a participant of a matching meeting in one of their domains, each meeting counted once. */
   static JsonNode companies(List<Meeting> matching, int limit) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (String[] c : COMPANIES) {
+    for (String[] c : java.util.stream.Stream.concat(java.util.Arrays.stream(COMPANIES), java.util.Arrays.stream(FIXTURE_COMPANIES))
+        .toList()) {
       List<String> domains = List.of(c[2].split(" "));
       long n = matching.stream().filter(m -> m.emails().stream().anyMatch(e -> e != null
           && domains.contains(e.substring(e.indexOf('@') + 1).toLowerCase(Locale.ROOT)))).count();
