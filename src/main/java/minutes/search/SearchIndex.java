@@ -12,12 +12,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.keys.Principal;
+import minutes.store.ChangedSince;
 import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -172,9 +174,9 @@ public final class SearchIndex implements AutoCloseable {
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
-      IndexBuilds.Since since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
-          ? IndexBuilds.Since.NOTHING
-          : IndexBuilds.changedSince(db, seq);
+      ChangedSince since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
+          ? ChangedSince.NOTHING
+          : ChangedSince.read(db, seq);
       // Changes up to the pruned number are gone from change_log, so the exclusion below could
       // not see them: such an index (a node stopped for longer than the history is kept) is
       // being rebuilt by the sync thread, and answers nothing meanwhile.
@@ -189,7 +191,7 @@ public final class SearchIndex implements AutoCloseable {
       }
       try {
         Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout, split, facets);
-        return hits.find(db, principal, r, since.changed());
+        return hits.find(db, principal, r, since.changed().stream().map(BytesRef::new).toList());
       } catch (IOException e) {
         throw unreadable(g, e);
       } finally {
