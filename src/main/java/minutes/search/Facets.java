@@ -92,7 +92,10 @@ final class Facets {
         out.put(name, companies(matches, companies, limit));
       } else {
         if (counts == null) counts = new SortedSetDocValuesFacetCounts(state(reader), matches);
-        out.put(name, values(counts.getAllChildren(name), name.equals(MONTH), limit));
+        // Months by date: all of them (a few per year), the newest kept; the rest by count: the
+        // facet module's top values, whose ties it breaks by value, so only those are read.
+        out.put(name, name.equals(MONTH) ? values(counts.getAllChildren(name), true, limit)
+            : values(counts.getTopChildren(limit, name), false, limit));
       }
     }
     return out;

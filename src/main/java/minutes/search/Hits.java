@@ -311,7 +311,7 @@ final class Hits {
   private static Map<String, List<SearchHit.Moment>> moments(Connection db, SearchQuery q, Hit[] hits) throws SQLException {
     Map<String, Moments.Found> found = new HashMap<>();
     for (Hit h : hits) found.put(h.meta.id(), h.moments);
-    return Moments.read(db, SegmentSearch.of(q), found);
+    return Moments.read(db, q, found);
   }
 
   /** Matching stops at the limit inside Lucene; the phases after it check between hits. */

@@ -84,9 +84,12 @@ final class Moments {
     }
   }
 
-  /** The first {@code segments} of the matching segments (their positions in the transcript), and how many match. */
-  record Found(int[] segments, int total) {
-    static final Found NONE = new Found(new int[0], 0);
+  /**
+   * The first {@code wanted} matching segments (their positions in the transcript), each with its
+   * length in the indexed text and its matches ({@link #spansIn}), and how many segments match.
+   */
+  record Found(int[] segments, int[] lengths, List<List<Passages.Span>> spans, int total) {
+    static final Found NONE = new Found(new int[0], new int[0], List.of(), 0);
   }
 
   /**
@@ -111,7 +114,28 @@ final class Moments {
       seen |= 1L << matches.clause(i);
     }
     if (segment >= 0 && seen == all) total = add(first, total, segment);
-    return new Found(Arrays.copyOf(first, Math.min(total, wanted)), total);
+    int[] shown = Arrays.copyOf(first, Math.min(total, wanted)), lengths = new int[shown.length];
+    List<List<Passages.Span>> spans = new ArrayList<>(shown.length);
+    for (int i = 0; i < shown.length; i++) {
+      lengths[i] = ends[shown[i]] - starts[shown[i]];
+      spans.add(spansIn(matches, starts[shown[i]], ends[shown[i]]));
+    }
+    return new Found(shown, lengths, spans, total);
+  }
+
+  /** The matches lying wholly inside [start, end), offsets relative to start, by start. */
+  static List<Passages.Span> spansIn(Passages matches, int start, int end) {
+    int lo = 0, hi = matches.count();
+    while (lo < hi) { // the first match starting at or after start
+      int mid = (lo + hi) >>> 1;
+      if (matches.start(mid) < start) lo = mid + 1;
+      else hi = mid;
+    }
+    List<Passages.Span> out = new ArrayList<>();
+    for (int i = lo; i < matches.count() && matches.start(i) < end; i++) {
+      if (matches.end(i) <= end) out.add(new Passages.Span(matches.start(i) - start, matches.end(i) - start, matches.clause(i)));
+    }
+    return out;
   }
 
   private static int add(int[] first, int total, int segment) {
@@ -120,29 +144,39 @@ final class Moments {
   }
 
   /**
-   * The moments of hits, their segments read from the database in one statement and marked by
-   * the transcript search; a segment whose text changed since the index read it and no longer
-   * matches is left out. {@code found}: per meeting id, its {@link Found}.
+   * The moments of hits, their segments read from the database in one statement and marked as
+   * the transcript search marks them. A segment the index holds with its text as stored (no
+   * whitespace collapsed: the same length) is marked where the index found its matches;
+   * another is matched again in its text by the transcript search, and left out if its text
+   * changed since the index read it and no longer matches. {@code found}: per meeting id.
    */
-  static Map<String, List<SearchHit.Moment>> read(Connection db, SegmentSearch query, Map<String, Found> found)
+  static Map<String, List<SearchHit.Moment>> read(Connection db, SearchQuery query, Map<String, Found> found)
       throws SQLException {
     Map<String, int[]> wanted = new HashMap<>();
     found.forEach((id, f) -> wanted.put(id, f.segments()));
     Map<String, Map<Integer, TranscriptSegments.Segment>> rows = TranscriptSegments.read(db, wanted);
     Map<String, List<SearchHit.Moment>> out = new HashMap<>();
-    found.forEach((id, f) -> {
-      Map<Integer, TranscriptSegments.Segment> of = rows.getOrDefault(id, Map.of());
+    SegmentSearch again = null;
+    for (Map.Entry<String, Found> e : found.entrySet()) {
+      Found f = e.getValue();
+      Map<Integer, TranscriptSegments.Segment> of = rows.getOrDefault(e.getKey(), Map.of());
       List<SearchHit.Moment> moments = new ArrayList<>(f.segments().length);
-      for (int index : f.segments()) {
-        TranscriptSegments.Segment s = of.get(index);
+      for (int i = 0; i < f.segments().length; i++) {
+        TranscriptSegments.Segment s = of.get(f.segments()[i]);
         if (s == null) continue;
-        List<SegmentSearch.Found> marked = query.find(List.of(s.text()), 1);
-        if (!marked.isEmpty()) {
-          moments.add(new SearchHit.Moment(s.index(), s.speakerName(), s.startMs(), s.endMs(), marked.get(0).snippet()));
+        String snippet;
+        if (s.text().length() == f.lengths()[i]) {
+          snippet = Snippets.segment(s.text(), f.spans().get(i));
+        } else {
+          if (again == null) again = SegmentSearch.of(query);
+          List<SegmentSearch.Found> marked = again.find(List.of(s.text()), 1);
+          if (marked.isEmpty()) continue;
+          snippet = marked.get(0).snippet();
         }
+        moments.add(new SearchHit.Moment(s.index(), s.speakerName(), s.startMs(), s.endMs(), snippet));
       }
-      out.put(id, moments);
-    });
+      out.put(e.getKey(), moments);
+    }
     return out;
   }
 }

@@ -278,30 +278,46 @@ public final class SearchBench {
           {"plain (limit 50)", "", "moments=3", "&moments=3"},
           {"order=rank (limit 50)", "&order=rank", "order=-starts_at", "&order=-starts_at"},
           {"first page offset=0&limit=100", "&offset=0&limit=100", "offset=900&limit=100", "&offset=900&limit=100"}};
-      System.out.println("| variant (p50 over HTTP, one socket) | baseline p50 ms | variant p50 ms | ratio | difference ms |");
+      System.out.println("| variant (p50 over HTTP, one socket, interleaved with its baseline) | baseline p50 ms"
+          + " | variant p50 ms | ratio | difference ms |");
       System.out.println("|---|---|---|---|---|");
-      Map<String, Double> p50 = new java.util.HashMap<>();
-      for (String[] pair : pairs) {
-        double base50 = p50.computeIfAbsent(pair[1], suffix -> median(client, queries, rounds, suffix));
-        double with50 = median(client, queries, rounds, pair[3]);
-        System.out.printf("| %s vs %s | %.2f | %.2f | %.2fx | %+.2f |%n", pair[2], pair[0], base50, with50, with50 / base50,
-            with50 - base50);
-      }
-      double base50 = median(client, most, rounds, ""), with50 = median(client, most, rounds, all);
-      System.out.printf("| facets=all four vs plain, the %d queries matching most (%d to %d meetings) | %.2f | %.2f | %.2fx | %+.2f |%n",
-          most.size(), totals.get(most.getLast()), totals.get(most.getFirst()), base50, with50, with50 / base50, with50 - base50);
+      for (String[] pair : pairs) ab(client, queries, rounds, pair[2] + " vs " + pair[0], pair[1], pair[3]);
+      ab(client, most, rounds * 3, "facets=all four vs plain, the " + most.size() + " queries matching most ("
+          + totals.get(most.getLast()) + " to " + totals.get(most.getFirst()) + " meetings)", "", all);
     }
   }
 
-  /** The p50 in milliseconds of the queries with {@code suffix} appended, over {@code client}. */
-  private static double median(SocketClient client, List<String> queries, int rounds, String suffix) {
-    try {
-      long[] sorted = time(queries, rounds, q -> hits(client.get(path(q) + suffix)));
-      Arrays.sort(sorted);
-      return pct(sorted, 50);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+  /**
+   * Times each query with {@code base} and then {@code with} appended, one right after the
+   * other, the order swapped every round, so that a shared machine's changing load falls on
+   * both alike; prints both p50s, their ratio and difference.
+   */
+  private static void ab(SocketClient client, List<String> queries, int rounds, String what, String base, String with)
+      throws Exception {
+    for (int r = 0; r < 2; r++) { // the server is warm from the modes before; this warms the variant's own path
+      for (String q : queries) {
+        client.get(path(q) + base);
+        client.get(path(q) + with);
+      }
     }
+    long[] a = new long[queries.size() * rounds], b = new long[a.length];
+    int i = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (String q : queries) {
+        boolean baseFirst = r % 2 == 0;
+        for (int k = 0; k < 2; k++) {
+          boolean isBase = (k == 0) == baseFirst;
+          long t = System.nanoTime();
+          client.get(path(q) + (isBase ? base : with));
+          (isBase ? a : b)[i] = System.nanoTime() - t;
+        }
+        i++;
+      }
+    }
+    Arrays.sort(a);
+    Arrays.sort(b);
+    double pa = pct(a, 50), pb = pct(b, 50);
+    System.out.printf("| %s | %.2f | %.2f | %.2fx | %+.2f |%n", what, pa, pb, pb / pa, pb - pa);
   }
 
   /**
