@@ -290,7 +290,7 @@ final class Hits {
   }
 
   /** The stored {@link Moments#SEGMENTS} table of doc (leaf-local); no segments for a meeting without transcript. */
-  private static int[][] segments(StoredFields stored, int doc) throws IOException {
+  private static Moments.SegmentTable segments(StoredFields stored, int doc) throws IOException {
     byte[][] value = new byte[1][];
     stored.document(doc, new StoredFieldVisitor() {
       @Override
@@ -304,7 +304,7 @@ final class Hits {
         value[0] = bytes;
       }
     });
-    return Moments.SegmentTable.read(value[0] == null ? new byte[0] : value[0]);
+    return new Moments.SegmentTable(value[0] == null ? new byte[0] : value[0]);
   }
 
   /** The moments of the hits, their segments read from the database in one statement. */

@@ -204,7 +204,8 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
         while (rs.next()) {
           int before = spoken.length();
           MarkdownText.appendCollapsed(spoken, rs.getString(1));
-          segments.add(before, spoken.length());
+          // The segment's own text follows the space that separates it from text before it.
+          segments.add(spoken.length() > before && before > 0 ? before + 1 : before, spoken.length());
         }
       }
       return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,

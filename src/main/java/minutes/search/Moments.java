@@ -25,23 +25,34 @@ final class Moments {
   static final String SEGMENTS = "transcript.segments";
 
   /**
-   * Builds a transcript's {@link #SEGMENTS} value while its segments are joined for the index:
-   * per segment, in order, the gap since the previous segment's end and its length, as
-   * variable-length ints (two bytes for most segments). Not thread-safe.
+   * The character ranges of a transcript's segments in the text they were joined into, in order:
+   * per segment the gap since the previous one's end and its length, as variable-length ints
+   * (two bytes for most segments), the {@link #SEGMENTS} value of an indexed meeting. Written
+   * once ({@link #add}), read forward only ({@link #next}), so that a search reads the ranges
+   * only up to its last match and keeps none of them. Not thread-safe.
    */
   static final class SegmentTable {
-    private byte[] bytes = new byte[64];
-    private int size, end;
+    private byte[] bytes;
+    private int size, at;
+    /** The range of the segment read last (or written last); {@code index}: its position, -1 before the first. */
+    int index = -1, start, end;
 
-    /**
-     * The next segment, which took the joined text from {@code before} to {@code after}
-     * characters: a separating space, when there was text before, and then its own text.
-     */
-    void add(int before, int after) {
-      int start = after == before || before == 0 ? before : before + 1;
-      writeVInt(start - end);
-      writeVInt(after - start);
-      end = after;
+    /** An empty table to {@link #add} to. */
+    SegmentTable() {
+      bytes = new byte[64];
+    }
+
+    /** A stored table to read with {@link #next}. */
+    SegmentTable(byte[] stored) {
+      bytes = stored;
+      size = stored.length;
+    }
+
+    /** The next segment: characters [start, end) of the joined text, after the previous one's end. */
+    void add(int start, int end) {
+      writeVInt(start - this.end);
+      writeVInt(end - start);
+      this.end = end;
     }
 
     private void writeVInt(int value) {
@@ -57,70 +68,77 @@ final class Moments {
       return Arrays.copyOf(bytes, size);
     }
 
-    /** The starts and ends of the segments of a stored value, as {starts, ends}. */
-    static int[][] read(byte[] stored) {
-      int[] starts = new int[16], ends = new int[16];
-      int n = 0, at = 0, end = 0;
-      while (at < stored.length) {
-        int[] value = new int[2];
-        for (int k = 0; k < 2; k++) {
-          int v = 0;
-          for (int shift = 0; ; shift += 7) {
-            byte b = stored[at++];
-            v |= (b & 0x7F) << shift;
-            if (b >= 0) break;
-          }
-          value[k] = v;
-        }
-        if (n == starts.length) {
-          starts = Arrays.copyOf(starts, 2 * n);
-          ends = Arrays.copyOf(ends, 2 * n);
-        }
-        starts[n] = end + value[0];
-        ends[n] = end = starts[n] + value[1];
-        n++;
+    /** Moves to the next segment; false after the last. */
+    boolean next() {
+      if (at == size) return false;
+      start = end + readVInt();
+      end = start + readVInt();
+      index++;
+      return true;
+    }
+
+    private int readVInt() {
+      int value = 0;
+      for (int shift = 0; ; shift += 7) {
+        byte b = bytes[at++];
+        value |= (b & 0x7F) << shift;
+        if (b >= 0) return value;
       }
-      return new int[][] {Arrays.copyOf(starts, n), Arrays.copyOf(ends, n)};
     }
   }
 
   /**
    * The first {@code wanted} matching segments (their positions in the transcript), each with its
-   * length in the indexed text and its matches ({@link #spansIn}), and how many segments match.
+   * length in the joined text and its matches, offsets from its start; and how many match.
    */
   record Found(int[] segments, int[] lengths, List<List<Passages.Span>> spans, int total) {
     static final Found NONE = new Found(new int[0], new int[0], List.of(), 0);
   }
 
   /**
-   * The segments in which every clause of {@code matches} (found in the transcript field) has a
-   * match lying wholly inside the segment; {@code table}: {@link SegmentTable#read}.
+   * The segments in which every clause of {@code matches} has a match lying wholly inside the
+   * segment (a phrase from one segment into the next belongs to neither); {@code table}: the
+   * segments' ranges in the text matched.
    */
-  static Found find(Passages matches, int[][] table, int wanted) {
-    int[] starts = table[0], ends = table[1];
+  static Found find(Passages matches, SegmentTable table, int wanted) {
     long all = matches.clauseCount() == 64 ? -1L : (1L << matches.clauseCount()) - 1;
-    int[] first = new int[wanted];
-    int total = 0, segment = -1, k = 0;
+    int[] shown = new int[wanted], starts = new int[wanted], ends = new int[wanted];
+    int total = 0;
     long seen = 0;
     for (int i = 0; i < matches.count(); i++) {
       int start = matches.start(i), end = matches.end(i);
-      while (k < ends.length && ends[k] <= start) k++; // matches come by start: k only moves forward
-      if (k == ends.length || start < starts[k] || end > ends[k]) continue; // across segments
-      if (k != segment) {
-        if (seen == all) total = add(first, total, segment);
-        segment = k;
-        seen = 0;
+      if (table.index >= 0 && start < table.end) { // in the segment at hand, or in the gap before it
+        if (start >= table.start && end <= table.end) seen |= 1L << matches.clause(i);
+        continue;
       }
-      seen |= 1L << matches.clause(i);
+      if (seen == all) total = shown(shown, starts, ends, total, table);
+      seen = 0;
+      boolean more;
+      while ((more = table.next()) && table.end <= start) {
+        // matches come by start: the table only moves forward, and no further than the last match
+      }
+      if (!more) break;
+      if (start >= table.start && end <= table.end) seen |= 1L << matches.clause(i);
     }
-    if (segment >= 0 && seen == all) total = add(first, total, segment);
-    int[] shown = Arrays.copyOf(first, Math.min(total, wanted)), lengths = new int[shown.length];
-    List<List<Passages.Span>> spans = new ArrayList<>(shown.length);
-    for (int i = 0; i < shown.length; i++) {
-      lengths[i] = ends[shown[i]] - starts[shown[i]];
-      spans.add(spansIn(matches, starts[shown[i]], ends[shown[i]]));
+    if (table.index >= 0 && seen == all) total = shown(shown, starts, ends, total, table);
+    int n = Math.min(total, wanted);
+    int[] lengths = new int[n];
+    List<List<Passages.Span>> spans = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      lengths[k] = ends[k] - starts[k];
+      spans.add(spansIn(matches, starts[k], ends[k]));
     }
-    return new Found(shown, lengths, spans, total);
+    return new Found(Arrays.copyOf(shown, n), lengths, spans, total);
+  }
+
+  /** Counts the table's current segment as matching, and keeps it while fewer than wanted are kept. */
+  private static int shown(int[] shown, int[] starts, int[] ends, int total, SegmentTable table) {
+    if (total < shown.length) {
+      shown[total] = table.index;
+      starts[total] = table.start;
+      ends[total] = table.end;
+    }
+    return total + 1;
   }
 
   /** The matches lying wholly inside [start, end), offsets relative to start, by start. */
@@ -136,11 +154,6 @@ final class Moments {
       if (matches.end(i) <= end) out.add(new Passages.Span(matches.start(i) - start, matches.end(i) - start, matches.clause(i)));
     }
     return out;
-  }
-
-  private static int add(int[] first, int total, int segment) {
-    if (total < first.length) first[total] = segment;
-    return total + 1;
   }
 
   /**

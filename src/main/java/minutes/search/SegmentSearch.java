@@ -1,7 +1,6 @@
 package minutes.search;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
@@ -68,20 +67,19 @@ public final class SegmentSearch {
     if (query.isEmpty()) return out;
     List<Integer> kept = new ArrayList<>();
     StringBuilder joined = new StringBuilder();
-    int[][] table = {new int[all.size()], new int[all.size()]}; // the kept segments' starts and ends
+    Moments.SegmentTable table = new Moments.SegmentTable();
     for (int i = 0; i < all.size(); i++) {
       if (rough && !mayMatch(all.get(i))) continue;
-      table[0][kept.size()] = joined.length();
-      table[1][kept.size()] = joined.length() + all.get(i).length();
+      table.add(joined.length(), joined.length() + all.get(i).length());
       kept.add(i);
       joined.append(all.get(i)).append('\n');
     }
     Passages matches = Passages.inText(joined.toString(), query.clauses);
     if (matches.count() == 0) return out;
-    table[0] = Arrays.copyOf(table[0], kept.size());
-    table[1] = Arrays.copyOf(table[1], kept.size());
-    for (int k : Moments.find(matches, table, limit).segments()) {
-      out.add(new Found(kept.get(k), Snippets.segment(all.get(kept.get(k)), Moments.spansIn(matches, table[0][k], table[1][k]))));
+    Moments.Found found = Moments.find(matches, new Moments.SegmentTable(table.bytes()), limit);
+    for (int k = 0; k < found.segments().length; k++) {
+      int segment = kept.get(found.segments()[k]);
+      out.add(new Found(segment, Snippets.segment(all.get(segment), found.spans().get(k))));
     }
     return out;
   }
