@@ -152,17 +152,8 @@ final class Passages {
     }
 
     void read(PostingsEnum pe) throws IOException {
-      count = pe.freq();
-      if (position.length < count) {
-        position = new int[Math.max(count, 2 * position.length)];
-        start = new int[position.length];
-        end = new int[position.length];
-      }
-      for (int k = 0; k < count; k++) {
-        position[k] = pe.nextPosition();
-        start[k] = pe.startOffset();
-        end[k] = pe.endOffset();
-      }
+      count = 0;
+      for (int k = pe.freq(); k > 0; k--) add(pe.nextPosition(), pe.startOffset(), pe.endOffset());
     }
   }
 
