@@ -66,7 +66,12 @@ public final class Json {
     }
   }
 
+  /** A 200 answer: {@code body} as JSON, or a {@link Body} as it is. */
   public static void ok(HttpServerExchange ex, Object body) {
-    send(ex, 200, body);
+    if (body instanceof Body b) sendBytes(ex, 200, b.contentType(), b.bytes());
+    else send(ex, 200, body);
   }
+
+  /** An endpoint's answer in another format than JSON (a transcript as WebVTT, say): sent as it is. */
+  public record Body(String contentType, byte[] bytes) {}
 }

@@ -39,6 +39,8 @@ public final class Routes {
   // Path parameters stay out of the query map, so "?id=" can never replace a path id.
   private final RoutingHandler router = new RoutingHandler(false);
   private final Map<String, Api> apis = new HashMap<>();
+  /** {@link #anyMethod} routes by path: a method the router was not given (BREW, TRACE) goes to them too. */
+  private final Map<String, HttpHandler> anyMethodRoutes = new HashMap<>();
   private final boolean answerAhead;
   private final KnownKeys knownKeys = new KnownKeys();
   private final LongAdder aheadSent = new LongAdder(), aheadRedone = new LongAdder();
@@ -81,7 +83,16 @@ public final class Routes {
     this.rateLimit = rateLimit;
     this.schema = new SchemaWatch();
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
-    router.setInvalidMethodHandler(ex -> ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString())));
+    // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
+    // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.
+    router.setInvalidMethodHandler(ex -> {
+      HttpHandler own = anyMethodRoutes.get(ex.getRequestPath().replaceFirst("(?<=.)/$", ""));
+      if (own != null) {
+        own.handleRequest(ex);
+      } else {
+        ErrorMapper.send(ex, ApiError.methodNotAllowed(ex.getRequestMethod().toString()));
+      }
+    });
   }
 
   /** An authenticated API route answering GET and HEAD, its statements in one read transaction. */
@@ -271,6 +282,7 @@ public final class Routes {
 
   /** A route that takes any method and answers 405 itself where it must (POST /mcp). */
   public Routes anyMethod(String template, HttpHandler handler) {
+    anyMethodRoutes.put(template, handler);
     for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}) {
       router.add(method, template, handler);
     }

@@ -64,9 +64,13 @@ final class HttpTransport implements McpStatelessServerTransport {
     if (type == null || !type.toLowerCase().startsWith("application/json")) {
       throw ApiError.badParam("Content-Type", "Content-Type must be application/json");
     }
+    String text = new String(body(ex), StandardCharsets.UTF_8);
     McpSchema.JSONRPCMessage message;
     try {
-      message = McpSchema.deserializeJsonRpcMessage(json, new String(body(ex), StandardCharsets.UTF_8));
+      // A message is a JSON object; the SDK's reader fails on the JSON null with a
+      // NullPointerException (a 500 found by fuzzing), so other JSON values stop here.
+      if (!text.strip().startsWith("{")) throw new IllegalArgumentException("not a JSON object");
+      message = McpSchema.deserializeJsonRpcMessage(json, text);
     } catch (IOException | IllegalArgumentException e) {
       Json.send(ex, 400, new RpcError(PARSE_ERROR, "the body is not one JSON-RPC 2.0 message"));
       return;

@@ -172,6 +172,9 @@ final class McpTools {
     Map<String, Object> properties = new LinkedHashMap<>();
     List<String> required = new ArrayList<>();
     for (JsonNode p : operation.path("parameters")) {
+      // A parameter that changes the answer's media type (transcript format=vtt) is for REST only:
+      // a tool answers the JSON its output schema describes.
+      if (p.path("x-rest-only").asBoolean()) continue;
       Map<String, Object> property = new LinkedHashMap<>(Json.MAPPER.convertValue(p.get("schema"),
           new TypeReference<Map<String, Object>>() {}));
       property.put("description", p.path("description").asText());

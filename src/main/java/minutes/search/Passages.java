@@ -261,39 +261,66 @@ final class Passages {
   }
 
   /**
-   * The window of at most {@code width} characters, among the matches {@link #match} found, that
-   * holds the most different clauses, then the most matches; the earliest such window on a tie.
+   * The window of at most {@code width} characters, among the matches {@link #match} found,
+   * starting where a match starts, that holds the most different clauses, then the most
+   * matches; the earliest such window on a tie. A window holds every match that starts and ends
+   * within it, also the shorter ones after a phrase that ends beyond it ("budget" after "budget
+   * review" at its edge), so matches are taken in order of their end, not of their start.
    */
   Best best(int width) {
     Matches m = spans;
     if (m.size == 0) return new Best(0, 0, List.of());
+    long[] byEnd = byEnd(m);
+    boolean[] held = new boolean[m.size];
     int[] count = new int[clauseCount];
-    int distinct = 0, bestScore = -1, bestFrom = 0, bestTo = 0;
-    int to = 0;
+    int distinct = 0, holding = 0, bestScore = -1, bestFrom = 0, ended = 0;
     for (int from = 0; from < m.size; from++) {
       int limit = m.start[from] + width;
-      while (to < m.size && m.end[to] <= limit) {
-        if (count[m.clause[to]]++ == 0) distinct++;
-        to++;
+      for (; ended < m.size; ended++) {
+        int k = byEnd == null ? ended : (int) byEnd[ended];
+        if (m.end[k] > limit) break;
+        if (k < from) continue; // started before this window
+        held[k] = true;
+        holding++;
+        if (count[m.clause[k]]++ == 0) distinct++;
       }
-      if (to == from) { // a single match longer than the window: show it alone
-        to = from + 1;
-        if (count[m.clause[from]]++ == 0) distinct++;
-      }
-      int score = distinct * 1_000_000 + (to - from);
+      int score = holding == 0 ? 1_000_001 : distinct * 1_000_000 + holding; // none fits: the match alone
       if (score > bestScore) {
         bestScore = score;
         bestFrom = from;
-        bestTo = to;
       }
-      if (--count[m.clause[from]] == 0) distinct--;
+      if (held[from]) {
+        held[from] = false;
+        holding--;
+        if (--count[m.clause[from]] == 0) distinct--;
+      }
     }
-    List<Span> chosen = new ArrayList<>(bestTo - bestFrom);
-    int end = 0;
-    for (int i = bestFrom; i < bestTo; i++) {
-      chosen.add(new Span(m.start[i], m.end[i], m.clause[i]));
-      end = Math.max(end, m.end[i]);
+    int limit = m.start[bestFrom] + width, end = 0;
+    List<Span> chosen = new ArrayList<>();
+    for (int k = bestFrom; k < m.size && m.start[k] <= limit; k++) {
+      if (m.end[k] > limit) continue;
+      chosen.add(new Span(m.start[k], m.end[k], m.clause[k]));
+      end = Math.max(end, m.end[k]);
+    }
+    if (chosen.isEmpty()) {
+      chosen.add(new Span(m.start[bestFrom], m.end[bestFrom], m.clause[bestFrom]));
+      end = m.end[bestFrom];
     }
     return new Best(m.start[bestFrom], end, chosen);
+  }
+
+  /**
+   * The matches' indexes in order of their end, each as end and index in one long (sorted
+   * without boxing); null when that is their order already, as it is unless a phrase holds
+   * another match: a common word has thousands of matches in a long transcript.
+   */
+  private static long[] byEnd(Matches m) {
+    boolean inOrder = true;
+    for (int i = 1; i < m.size && inOrder; i++) inOrder = m.end[i] >= m.end[i - 1];
+    if (inOrder) return null;
+    long[] byEnd = new long[m.size];
+    for (int i = 0; i < m.size; i++) byEnd[i] = (long) m.end[i] << 32 | i;
+    Arrays.sort(byEnd);
+    return byEnd;
   }
 }

@@ -3,9 +3,13 @@ package minutes.transcripts;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import minutes.formats.Cue;
+import minutes.formats.CueFormat;
 import minutes.http.ApiError;
+import minutes.http.Json;
 import minutes.http.Pagination;
 import minutes.http.Params;
 import minutes.http.Request;
@@ -18,8 +22,8 @@ import minutes.store.TranscriptSegments;
 
 /**
  * GET /meetings/{id}/transcript (segments in time order, paged, optionally within a time
- * window) and GET /meetings/{id}/transcript/search (the segments that match a search text).
- * Stateless.
+ * window; as JSON, WebVTT or SubRip) and GET /meetings/{id}/transcript/search (the segments
+ * that match a search text). Stateless.
  */
 public final class TranscriptApi {
   private TranscriptApi() {}
@@ -30,7 +34,8 @@ public final class TranscriptApi {
 
   public record Matches(String meetingId, String query, List<SearchHit.Moment> data) {}
 
-  public static Transcript get(Request r) throws SQLException {
+  /** The transcript's page as JSON ({@link Transcript}), or as a WebVTT or SubRip file ({@link Json.Body}). */
+  public static Object get(Request r) throws SQLException {
     Params p = r.params();
     int limit = p.limit(5000, 1000);
     int offset = p.offset();
@@ -39,6 +44,8 @@ public final class TranscriptApi {
     if (fromMs.isPresent() && toMs.isPresent() && toMs.get() <= fromMs.get()) {
       throw ApiError.badParam("to_ms", "to_ms must be greater than from_ms");
     }
+    Optional<CueFormat> file = p.oneOf("format", List.of("json", "vtt", "srt"))
+        .filter(f -> !f.equals("json")).map(f -> CueFormat.valueOf(f.toUpperCase(Locale.ROOT)));
     String id = MeetingsApi.visibleMeetingId(r);
     Sql where = new Sql("FROM transcript_segment WHERE meeting_id = ?", id);
     // A segment overlaps [from_ms, to_ms) when it starts before to_ms and starts or still
@@ -51,7 +58,23 @@ public final class TranscriptApi {
         .add("ORDER BY idx LIMIT ? OFFSET ?", limit, offset)
         .list(r.db(), rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4),
             TranscriptSegments.endMs(rs.getObject(5)), rs.getString(6)));
+    if (file.isPresent()) return new Json.Body(file.get().contentType(), file.get().write(asCues(rows)));
     return new Transcript(id, rows, new Pagination(limit, offset, total));
+  }
+
+  /**
+   * Segments as cues. A cue needs an end: a segment without one ends where the next segment of
+   * the page starts (Fathom's segments come so), the last at its own start.
+   */
+  private static List<Cue> asCues(List<Segment> rows) {
+    List<Cue> out = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Segment s = rows.get(i);
+      long end = s.endMs() != null ? s.endMs() : i + 1 < rows.size() ? Math.max(s.startMs(), rows.get(i + 1).startMs())
+          : s.startMs();
+      out.add(new Cue(s.startMs(), end, s.speakerName(), s.text()));
+    }
+    return out;
   }
 
   /** The first {@code limit} segments, in time order, in which every word and phrase of q occurs. */

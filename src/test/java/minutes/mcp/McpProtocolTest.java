@@ -110,7 +110,8 @@ class McpProtocolTest {
 
   @Test
   void onlyPostIsAnswered() {
-    for (String method : List.of("GET", "DELETE", "PUT")) {
+    // BREW and PROPFIND: methods the router is not given (found by fuzzing answering Allow: GET, HEAD).
+    for (String method : List.of("GET", "DELETE", "PUT", "BREW", "PROPFIND")) {
       ApiServer.Response r = api.send(method, "/mcp", headers(api.key(ALL)));
       assertEquals(405, r.status(), method);
       assertEquals("POST", r.header("Allow"));
@@ -162,7 +163,8 @@ class McpProtocolTest {
 
   @Test
   void messagesThatAreNotJsonRpcAreJsonRpcErrorsWithoutATrace() {
-    for (String body : List.of("not json", "[1,2]", "{\"id\":1}", "")) {
+    // null, 7, "text", true: JSON that is no object (null was a 500 until fuzzing found it).
+    for (String body : List.of("not json", "[1,2]", "{\"id\":1}", "", "null", " null ", "7", "\"text\"", "true")) {
       ApiServer.Response r = post(ALL, body);
       assertEquals(400, r.status(), body + ": " + r.body());
       assertEquals(-32700, r.json().at("/error/code").asInt(), r.body());
@@ -256,6 +258,8 @@ class McpProtocolTest {
         {"fetch", "{\"id\":{\"a\":1}}", "id"},
         {"get_transcript", "{\"id\":\"" + M1 + "\",\"from_ms\":-1}", "from_ms"},
         {"get_transcript", "{\"id\":\"" + M1 + "\",\"from_ms\":10,\"to_ms\":5}", "to_ms"},
+        // format=vtt|srt changes REST's media type; the tool answers the JSON its output schema describes.
+        {"get_transcript", "{\"id\":\"" + M1 + "\",\"format\":\"vtt\"}", "format"},
         {"search_transcript", "{\"id\":\"" + M1 + "\",\"q\":\"budget\",\"foo\":1}", "foo"},
         {"search_transcript", "{\"id\":\"" + M1 + "\",\"q\":true}", "q"},
         {"list_action_items", "{\"due_from\":\"2026-02-30\"}", "due_from"},

@@ -12,8 +12,9 @@ import minutes.ApiServer;
 
 /**
  * The fuzzer's requests as bytes for a raw socket: keys of every kind (well-formed, odd,
- * revoked, garbage), paths, query parameters and headers, about one in ten malformed on purpose
- * below the HTTP layer, saying how. Each is derived from (seed, index) alone, so that a failure
+ * revoked, garbage), paths, query parameters (each route's own among them: feed cursors,
+ * transcript windows, search filters) and headers, JSON-RPC bodies for /mcp ({@link FuzzMcp}),
+ * about one in ten malformed on purpose below the HTTP layer, saying how. Each is derived from (seed, index) alone, so that a failure
  * is replayed by its number. Thread-safe.
  */
 final class FuzzRequests {
@@ -30,21 +31,31 @@ final class FuzzRequests {
   private final List<String> keyNames;
   private final UnaryOperator<String> secretOf;
   private final String[] fixtureIds;
+  private final String[] cursors;
+  private final String[] companyIds;
 
-  /** {@code secretOf}: a key's secret by its name in {@code keyNames}; {@code fixtureIds}: meetings to aim at. */
-  FuzzRequests(long seed, List<String> keyNames, UnaryOperator<String> secretOf, List<String> fixtureIds) {
+  /**
+   * {@code secretOf}: a key's secret by its name in {@code keyNames}; {@code fixtureIds}: meetings
+   * to aim at; {@code cursors}: change feed cursors of the server (one from before changes);
+   * {@code companyIds}: companies to filter search by.
+   */
+  FuzzRequests(long seed, List<String> keyNames, UnaryOperator<String> secretOf, List<String> fixtureIds,
+      List<String> cursors, List<String> companyIds) {
     this.seed = seed;
     this.keyNames = List.copyOf(keyNames);
     this.secretOf = secretOf;
     this.fixtureIds = fixtureIds.toArray(String[]::new);
+    this.cursors = cursors.toArray(String[]::new);
+    this.companyIds = companyIds.toArray(String[]::new);
   }
 
   private static final String[] TEMPLATES = {"/api/v1/meetings", "/api/v1/meetings/{id}", "/api/v1/meetings/{id}/participants",
       "/api/v1/meetings/{id}/action-items", "/api/v1/meetings/{id}/transcript", "/api/v1/action-items", "/api/v1/search",
-      "/api/v1/customers", "/healthz"};
+      "/api/v1/customers", "/healthz", "/api/v1/changes", "/api/v1/meetings/{id}/transcript/search", "/mcp"};
   private static final String[] PARAMS = {"limit", "offset", "from", "to", "q", "order", "status", "platform", "source",
       "verdict", "due_from", "due_to", "meeting_id", "id", "key", "api_key", "access_token", "token", "workspace",
-      "user", "callback", "format", "fields", "sort", "page"};
+      "user", "callback", "format", "fields", "sort", "page", "since", "from_ms", "to_ms", "participant", "company",
+      "moments", "facets", "facet_limit"};
   private static final String[] VALUES = {"", "0", "1", "-1", "200", "201", "5000", "100000000000000000000", "2.5", "1e3",
       "abc", "2026-03-01", "2026-02-30", "2026-13-01", "0000-00-00", "2026-03-02T09:30:00Z", "2026-03-02T09:30:00+01:00",
       "yesterday", "open", "done", "dismissed", "resolved_in_meeting", "ready", "zoom", "teams", "upload", "calendar",
@@ -52,7 +63,9 @@ final class FuzzRequests {
       "\"unterminated", "a*", "*", "?", "title:x", "AND", "OR NOT", "(", ")", "[", "{!}", "\\", "%", "_", "'", "' OR 1=1 --",
       "'; DROP TABLE meeting; --", "1; SELECT * FROM api_key", "<script>alert(1)</script>", "../../etc/passwd",
       "null", "true", "[]", "{}", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "日本語の会議", "\u202Eevil", "\u0000", "a\u0000b", "\r\nX-Injected: 1", "\t",
-      "\u00A0\u00A0", "é", "ée", "\uFEFF", "\uD83D\uDE00\uD83D\uDE00", "０１", "٣", "NaN", "Infinity", "0x10", "+5", " 5 "};
+      "\u00A0\u00A0", "é", "ée", "\uFEFF", "\uD83D\uDE00\uD83D\uDE00", "０１", "٣", "NaN", "Infinity", "0x10", "+5", " 5 ",
+      "4000", "3999", "9223372036854775807", "9223372036854775808", "ann@acme.com", "ANN@ACME.COM", "gina@globex.com",
+      "a@b@c", "@", "platform,company,participant,month", "month,", "vtt", "srt"};
   private static final String[] METHODS = {"GET", "GET", "GET", "GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE",
       "PATCH", "OPTIONS", "TRACE", "CONNECT", "get", "BREW", "PROPFIND"};
 
@@ -92,7 +105,8 @@ final class FuzzRequests {
     String path;
     int p = rnd.nextInt(20);
     if (p < 15) {
-      path = pick(rnd, TEMPLATES).replace("{id}", pathId(rnd));
+      // /mcp more often than its share: each POST carries a body of its own to fuzz.
+      path = rnd.nextInt(6) == 0 ? "/mcp" : pick(rnd, TEMPLATES).replace("{id}", pathId(rnd));
     } else {
       path = switch (p) {
         case 15 -> pick(rnd, new String[] {"/", "", "*", "/api", "/api/v1", "/api/v1/", "/api/v2/meetings", "/API/V1/MEETINGS",
@@ -108,16 +122,24 @@ final class FuzzRequests {
       };
     }
 
+    boolean mcp = path.equals("/mcp");
+    if (mcp && rnd.nextInt(5) > 0) method = "POST";
+
     // Query: known and unknown names, odd values, repeats.
     StringBuilder query = new StringBuilder();
     int n = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(6);
     if (rnd.nextInt(60) == 0) n = 150 + rnd.nextInt(100); // around Undertow's MAX_PARAMETERS (200)
-    for (int i = 0; i < n; i++) {
-      String name = rnd.nextInt(8) == 0 ? randomText(rnd, 1 + rnd.nextInt(10)) : pick(rnd, PARAMS);
+    // Each newer route's own parameters, more often than a pick out of all names would give them.
+    List<String> names = new java.util.ArrayList<>();
+    for (String own : ownParameters(path)) if (rnd.nextInt(3) > 0) names.add(own);
+    for (int i = 0; i < n; i++) names.add(rnd.nextInt(8) == 0 ? randomText(rnd, 1 + rnd.nextInt(10)) : pick(rnd, PARAMS));
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
       String value = switch (rnd.nextInt(10)) {
         case 0, 1 -> randomText(rnd, rnd.nextInt(40));
         case 2 -> rnd.nextInt(10) == 0 ? "x".repeat(2000 + rnd.nextInt(8000)) : randomText(rnd, 100 + rnd.nextInt(500));
         case 3 -> name.equals("meeting_id") || rnd.nextBoolean() ? pathIdRaw(rnd) : secretOf.apply(pick(rnd, keyNames.toArray(String[]::new)));
+        case 4, 5, 6 -> ownValue(rnd, name);
         default -> pick(rnd, VALUES);
       };
       if (i > 0) query.append('&');
@@ -128,7 +150,7 @@ final class FuzzRequests {
             .append(URLEncoder.encode(pick(rnd, VALUES), StandardCharsets.UTF_8));
       }
     }
-    if (n > 200) malformed = "more than 200 parameters";
+    if (names.size() > 200) malformed = "more than 200 parameters";
     String target = query.isEmpty() ? path : path + "?" + query;
     if (target.isEmpty()) target = "/";
 
@@ -184,19 +206,68 @@ final class FuzzRequests {
           " folded: header\r\n", "X-Nul: a\u0000b\r\n"}));
     }
     boolean body = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+    byte[] content = (mcp ? FuzzMcp.body(rnd, fixtureIds, VALUES) : "{\"title\":\"evil\"}\n").getBytes(StandardCharsets.UTF_8);
     if (malformed != null && malformed.endsWith(":7")) {
       write(b, pick(rnd, new String[] {"Content-Length: -1\r\n", "Content-Length: abc\r\n", "Content-Length: 100000000\r\n",
           "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "Content-Length: 1\r\nContent-Length: 2\r\n"}));
       body = false;
     } else if (body) {
-      write(b, "Content-Type: application/json\r\nContent-Length: 17\r\n");
+      if (mcp) mcpHeaders(rnd, b);
+      else write(b, "Content-Type: application/json\r\n");
+      write(b, "Content-Length: " + content.length + "\r\n");
     }
     write(b, "Connection: close\r\n\r\n");
-    if (body) write(b, "{\"title\":\"evil\"}\n");
+    if (body) b.writeBytes(content);
     if (malformed == null && b.size() > 15_000) malformed = "request head near the 16 KiB limit";
     // Only OPTIONS may use "*" (RFC 9112 3.2.4); Undertow refuses the rest in its parser.
     if (malformed == null && !target.startsWith("/")) malformed = "request target not a path";
     return new Req(index, keyName, method, target, b.toByteArray(), malformed != null, malformed == null ? "" : malformed);
+  }
+
+  /** The parameters of the routes and filters added after the first fuzzing (decisions.md, 2026-11-25 and -27). */
+  private static List<String> ownParameters(String path) {
+    if (path.startsWith("/api/v1/changes")) return List.of("since", "limit");
+    if (path.endsWith("/transcript/search")) return List.of("q", "limit");
+    if (path.endsWith("/transcript")) return List.of("from_ms", "to_ms", "format");
+    if (path.startsWith("/api/v1/search")) return List.of("q", "from", "to", "platform", "participant", "company");
+    return List.of();
+  }
+
+  /** A value for the parameters of the newer routes: cursors, emails, company ids, times, as they are or spoilt. */
+  private String ownValue(Random rnd, String name) {
+    return switch (name) {
+      case "since" -> {
+        String cursor = pick(rnd, cursors);
+        yield switch (rnd.nextInt(5)) {
+          case 0, 1 -> cursor;
+          case 2 -> mutate(rnd, cursor);
+          case 3 -> cursor.substring(0, rnd.nextInt(cursor.length()));
+          default -> cursor + pick(rnd, new String[] {"=", "==", "A", "%3D"});
+        };
+      }
+      case "company" -> rnd.nextBoolean() ? pick(rnd, companyIds) : mutate(rnd, pick(rnd, companyIds));
+      case "participant" -> pick(rnd, new String[] {"ann@acme.com", "Ann@Acme.COM", "hans@globex.com", "carl@other.test",
+          "nobody@acme.com", "ann@", "ann@acme.com ", "ann@acme.com,bob@acme.com"});
+      case "from_ms", "to_ms" -> Long.toString(rnd.nextInt(3) == 0 ? rnd.nextLong() : rnd.nextInt(20_000) - 1000);
+      case "q" -> pick(rnd, new String[] {"budget", "planning", "\"launch plan\"", "müller", "b", "<script>", "\"", "a*"});
+      case "platform" -> pick(rnd, new String[] {"zoom", "teams", "meet", "upload", "ZOOM", "skype"});
+      case "from", "to" -> pick(rnd, new String[] {"2026-01-01", "2026-03-02T09:30:00Z", "2027-01-01", "2026-02-30", "x"});
+      default -> pick(rnd, VALUES);
+    };
+  }
+
+  /** Headers of a POST /mcp: mostly what Streamable HTTP asks, sometimes not (each refusal is ours, 400 or 403). */
+  private static void mcpHeaders(Random rnd, ByteArrayOutputStream b) {
+    int h = rnd.nextInt(10);
+    write(b, "Content-Type: " + (h == 0 ? pick(rnd, new String[] {"text/plain", "application/jsonx", "", "multipart/form-data"})
+        : pick(rnd, new String[] {"application/json", "application/json; charset=utf-8", "APPLICATION/JSON"})) + "\r\n");
+    write(b, "Accept: " + (h == 1 ? pick(rnd, new String[] {"application/json", "text/event-stream", "*/*", ""})
+        : "application/json, text/event-stream") + "\r\n");
+    if (h == 2 || rnd.nextBoolean()) {
+      write(b, "MCP-Protocol-Version: " + pick(rnd, new String[] {"2025-06-18", "2025-11-25", "2025-06-18", "2024-11-05", "x"})
+          + "\r\n");
+    }
+    if (h == 3) write(b, "Origin: " + pick(rnd, new String[] {"https://evil.example", "null", "http://localhost"}) + "\r\n");
   }
 
   private String nameOf(String secret) {

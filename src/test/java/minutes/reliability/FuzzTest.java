@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.reliability.FuzzRequests.Req;
 import minutes.reliability.RawHttp.Resp;
+import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -78,13 +79,17 @@ class FuzzTest {
   record FixtureMeeting(String id, String workspace, Set<String> visibleTo, Set<String> secrets) {}
 
   private static List<FixtureMeeting> meetings;
+  /** Answers of POST /mcp by kind (FuzzMcp#kind), for the summary. */
+  private static final Map<String, Long> MCP_ANSWERS = new ConcurrentHashMap<>();
+  private static List<String> companyIds;
   private static Map<String, Set<String>> forbiddenByKey;
   private static Set<String> allSecrets;
 
   @Test
   void hostileRequestsNeverBreakIsolationShapeOrHealth() throws Exception {
     loadFixture();
-    FuzzRequests requests = new FuzzRequests(SEED, KEY_NAMES, api::key, meetings.stream().map(FixtureMeeting::id).toList());
+    FuzzRequests requests = new FuzzRequests(SEED, KEY_NAMES, api::key, meetings.stream().map(FixtureMeeting::id).toList(),
+        feedCursors(), companyIds);
     System.out.printf("fuzz: seed %d, %d requests, %d threads (replay: -Dfuzz.seed=%d -Dfuzz.requests=%d)%n",
         SEED, REQUESTS, THREADS, SEED, REQUESTS);
     PrintStream originalErr = System.err;
@@ -156,9 +161,10 @@ class FuzzTest {
 
     String summary = String.format(Locale.ROOT,
         "fuzz: seed %d: %,d requests sent in %.1f s; statuses %s; quirk 500s (api-spec 4.4) %,d; "
-            + "bare 400s from Undertow's parser %s; JSON answers checked for foreign rows %,d; failures %d",
+            + "bare 400s from Undertow's parser %s; JSON-RPC answers of /mcp %s; JSON answers checked for foreign rows %,d; "
+            + "failures %d",
         SEED, sent.get(), seconds, new TreeMap<>(byStatus), quirk500.get(), new TreeMap<>(bareRejections),
-        rowsChecked.get(), failureCount.get());
+        new TreeMap<>(MCP_ANSWERS), rowsChecked.get(), failureCount.get());
     System.out.println(summary);
     Path out = Path.of("target", "reliability");
     Files.createDirectories(out);
@@ -179,12 +185,14 @@ class FuzzTest {
     String body = r.text();
     String requestText = decodedLower(req.target()) + " " + decodedLower(req.target().replace("+", "%20")) + " " + new String(req.bytes(), StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
     if (r.body().length > MAX_RESPONSE_BYTES) return "answer larger than " + MAX_RESPONSE_BYTES + " bytes";
-    // Search repeats the caller's own q by contract (even when someone pastes a key into it).
-    String echoFree = rawPath(req.target()).startsWith("/api/v1/search") ? body.replaceAll("\"query\":\"[^\"]*\"", "") : body;
+    // Search and transcript search repeat the caller's own q by contract (even when someone pastes a key into it).
+    boolean echoesQuery = rawPath(req.target()).startsWith("/api/v1/search") || rawPath(req.target()).endsWith("/transcript/search");
+    String echoFree = echoesQuery ? body.replaceAll("\"query\":\"[^\"]*\"", "") : body;
     for (String name : KEY_NAMES) {
       if (echoFree.contains(api.key(name))) return "the answer echoes the secret of key " + name;
     }
     boolean head = req.method().equals("HEAD");
+    boolean mcp = rawPath(req.target()).equals("/mcp");
 
     // Undertow's parser rejects some malformed requests before our handlers: a bare 400, no body.
     if (r.status() == 400 && r.body().length == 0 && !r.headers().containsKey("content-type")) {
@@ -207,6 +215,7 @@ class FuzzTest {
     if (head) {
       return r.body().length == 0 ? null : "HEAD answered with a body";
     }
+    if (mcp && r.status() == 202) return FuzzMcp.check(202, null, r.body().length, null);
     JsonNode json;
     try {
       json = MAPPER.readTree(r.body());
@@ -214,6 +223,7 @@ class FuzzTest {
       return "body is not JSON";
     }
     if (json == null || !json.isObject()) return "body is not a JSON object";
+    if (mcp && json.has("jsonrpc")) MCP_ANSWERS.merge(FuzzMcp.kind(r.status(), json), 1L, Long::sum);
     for (String marker : INTERNALS) {
       if (echoFree.contains(marker) && !requestText.contains(marker.toLowerCase(Locale.ROOT))) {
         return "body shows internals (" + marker.strip() + ")";
@@ -221,6 +231,7 @@ class FuzzTest {
     }
     if (r.status() >= 400) {
       String shape = errorShape(json, r.status());
+      if (mcp) shape = FuzzMcp.check(r.status(), json, r.body().length, shape);
       if (shape != null) return shape;
       if (r.status() == 500) {
         String field = json.at("/error/field").asText("");
@@ -230,7 +241,8 @@ class FuzzTest {
         quirk500.incrementAndGet();
       }
       if (r.status() == 401 && !"Bearer".equals(r.headers().get("www-authenticate"))) return "401 without WWW-Authenticate: Bearer";
-      if (r.status() == 405 && !"GET, HEAD".equals(r.headers().get("allow"))) return "405 without Allow: GET, HEAD";
+      String allowed = mcp ? "POST" : "GET, HEAD"; // /mcp is POST only (Streamable HTTP)
+      if (r.status() == 405 && !allowed.equals(r.headers().get("allow"))) return "405 without Allow: " + allowed;
       if (r.status() == 503 && !r.headers().containsKey("retry-after")) return "503 without Retry-After";
       // An error message may repeat the caller's own path; it never holds a row.
       for (String secret : forbidden(req.key())) {
@@ -241,6 +253,10 @@ class FuzzTest {
       return null;
     }
     if (r.status() != 200) return "unexpected success status " + r.status();
+    if (mcp) {
+      String rpc = FuzzMcp.check(200, json, r.body().length, null);
+      if (rpc != null) return rpc;
+    }
     // Success: the only echoes allowed are the search text and the id of an empty per-meeting task list.
     ObjectNode o = (ObjectNode) json;
     o.remove("query");
@@ -250,7 +266,10 @@ class FuzzTest {
     String rest = o.toString();
     rowsChecked.incrementAndGet();
     for (String secret : forbidden(req.key())) {
-      if (rest.contains(secret)) return "LEAK: key " + req.key() + " sees '" + secret + "'";
+      // A tool's answer may repeat its own arguments (an id it could not find), as an error body may.
+      if (rest.contains(secret) && !(mcp && requestText.contains(secret.toLowerCase(Locale.ROOT)))) {
+        return "LEAK: key " + req.key() + " sees '" + secret + "'";
+      }
     }
     return null;
   }
@@ -278,10 +297,12 @@ class FuzzTest {
   private static synchronized void loadFixture() throws IOException {
     if (meetings != null) return;
     List<FixtureMeeting> ms = new ArrayList<>();
+    List<String> companies = new ArrayList<>();
     try (InputStream in = FuzzTest.class.getResourceAsStream("/fixtures.ndjson")) {
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
         if (line.isBlank()) continue;
         JsonNode n = MAPPER.readTree(line);
+        if (n.path("kind").asText().equals("company")) companies.add(n.get("id").asText());
         if (!n.path("kind").asText().equals("meeting")) continue;
         Set<String> visible = new HashSet<>();
         n.path("visible_to").forEach(v -> visible.add(v.asText().toLowerCase(Locale.ROOT)));
@@ -324,6 +345,23 @@ class FuzzTest {
     allSecrets = all;
     forbiddenByKey = byKey;
     meetings = ms;
+    companyIds = companies;
+  }
+
+  /**
+   * Cursors of the change feed: one from before the fixture is imported again (every fixture
+   * meeting then has an upsert in the feed, which each key may see only for its own meetings)
+   * and one from now.
+   */
+  private static List<String> feedCursors() throws Exception {
+    String before = api.cursor(ApiServer.ALL);
+    try (InputStream in = FuzzTest.class.getResourceAsStream("/fixtures.ndjson")) {
+      Path again = Files.write(Files.createTempFile(api.dir(), "fixtures-again-", ".ndjson"), in.readAllBytes());
+      new Importer(api.store(), Importer.Progress.NONE).run(List.of(again));
+    }
+    assertEquals(meetings.size(), api.changes(ApiServer.ALL, before).size() + api.changes(ApiServer.OTHER, before).size(),
+        "importing the fixture again is a change of each of its meetings");
+    return List.of(before, api.cursor(ApiServer.ALL));
   }
 
   // ------------------------------------------------------------------ helpers

@@ -1,0 +1,261 @@
+package minutes;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import minutes.http.Json;
+import minutes.keys.Principal;
+import minutes.keys.Scope;
+import minutes.store.Db;
+import minutes.store.Importer;
+import minutes.store.Vocabulary;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.Lifespan;
+import net.jqwik.api.lifecycle.Store;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Generated data sets and requests for the differential properties of the in-memory list orders
+ * (issue 30): meetings with and without starts_at, tasks with and without due, two workspaces,
+ * titles that fold, sort and match awkwardly (accents, ß, astral letters, LIKE's own characters),
+ * viewers that differ in ASCII case and beyond it, and times and days on first/last-day
+ * boundaries, drawn from small pools so that ties and range edges occur. Each data set is
+ * imported into workspaces of its own in one database per test class ({@link Database}).
+ */
+public final class GeneratedLists {
+  private GeneratedLists() {}
+
+  /** visible_to values: {@code U@} and {@code u@} are one viewer (ASCII case), {@code Ü@} and {@code ü@} two. */
+  public static final List<String> VIEWERS = List.of("u@x.example", "U@x.example", "u@X.EXAMPLE", "ü@x.example",
+      "Ü@x.example", "v@x.example");
+  /** Personal keys' users: every viewer spelling, and one nobody lists. */
+  private static final List<String> KEY_USERS = List.of("u@x.example", "U@X.example", "ü@x.example", "Ü@x.example",
+      "v@x.example", "nobody@x.example");
+  /** Due days around month and year ends, and the first and last a date can be. */
+  public static final List<String> DAYS = List.of("0001-01-01", "2025-12-31", "2026-01-01", "2026-01-02", "2026-01-31",
+      "2026-02-01", "2026-02-28", "2026-03-01", "9999-12-31");
+  /** Meeting times: few distinct ones, so that orders tie and are broken by id. */
+  public static final List<String> TIMES = List.of("2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2026-01-01T09:30:00Z",
+      "2026-01-31T23:59:59Z", "2026-02-01T00:00:00Z", "2026-02-28T12:00:00Z", "2026-03-01T00:00:00Z");
+  /** Title pieces: case and accent variants, ß, combining marks, astral and full-width letters, LIKE wildcards. */
+  public static final List<String> TITLE_PARTS = List.of("Weekly sync", "weekly SYNC", "Planning 100%", "plan_b review",
+      "Müller call", "Mueller call", "Ärger", "emoji \uD83D\uDE80 launch", "\uD835\uDC00 math A", "\uFF21 wide letter",
+      "zeta", "Zeta", "ß strasse", "e\u0301cole", "École", "İstanbul", "back\\slash", "a", "\uFFFD end");
+
+  public record Task(Optional<String> due, String verdict, String status) {}
+
+  /** {@code workspace}: 0 or 1, the data set's two workspaces. */
+  public record Meeting(int workspace, String title, String platform, String source, String status,
+      Optional<String> startsAt, String createdAt, List<String> visibleTo, List<Task> tasks) {}
+
+  public record DataSet(List<Meeting> meetings) {}
+
+  public static Arbitrary<DataSet> dataSets() {
+    Arbitrary<Task> task = Combinators.combine(mostly(Arbitraries.of(DAYS)), Arbitraries.of(Vocabulary.VERDICTS),
+        Arbitraries.of(Vocabulary.TASK_STATUSES)).as(Task::new);
+    Arbitrary<String> titles = Arbitraries.of(TITLE_PARTS).list().ofMinSize(1).ofMaxSize(2).map(p -> String.join(" ", p));
+    Arbitrary<Tuple.Tuple2<List<String>, List<Task>>> viewersAndTasks = Combinators.combine(
+        Arbitraries.of(VIEWERS).list().ofMaxSize(3), task.list().ofMaxSize(5)).as(Tuple::of);
+    Arbitrary<Meeting> meeting = Combinators.combine(Arbitraries.integers().between(0, 1), titles,
+        Arbitraries.of(Vocabulary.PLATFORMS), Arbitraries.of(Vocabulary.MEETING_SOURCES),
+        Arbitraries.of(Vocabulary.MEETING_STATUSES), mostly(Arbitraries.of(TIMES)), Arbitraries.of(TIMES),
+        viewersAndTasks).as((workspace, title, platform, source, status, startsAt, createdAt, more) ->
+            new Meeting(workspace, title, platform, source, status, startsAt, createdAt, more.get1(), more.get2()));
+    return meeting.list().ofMinSize(10).ofMaxSize(40).map(DataSet::new);
+  }
+
+  /** Present three times in four: most tasks have a due day, most meetings a start. */
+  public static <T> Arbitrary<Optional<T>> mostly(Arbitrary<T> value) {
+    return Arbitraries.frequencyOf(Tuple.of(3, value.map(Optional::of)), Tuple.of(1, Arbitraries.just(Optional.<T>empty())));
+  }
+
+  /** Present once in three: a filter most requests leave out, so that enough answers have rows. */
+  public static <T> Arbitrary<Optional<T>> sometimes(Arbitrary<T> value) {
+    return Arbitraries.frequencyOf(Tuple.of(1, value.map(Optional::of)), Tuple.of(2, Arbitraries.just(Optional.<T>empty())));
+  }
+
+  /** Present once in five: a filter that narrows much (one value of several), so that answers keep rows. */
+  public static <T> Arbitrary<Optional<T>> rarely(Arbitrary<T> value) {
+    return Arbitraries.frequencyOf(Tuple.of(1, value.map(Optional::of)), Tuple.of(4, Arbitraries.just(Optional.<T>empty())));
+  }
+
+  /** Where a page starts, relative to the total the oracle reports: at 0, at a fixed place, or around the end. */
+  public enum OffsetAt { START, FIXED, LAST_ROW, END, PAST_END }
+
+  /** A page request: {@code limit} within the endpoint's range (1 and the maximum often), an offset by {@link OffsetAt}. */
+  public record Paging(int limit, OffsetAt at, int fixed) {
+    public int offset(long total) {
+      return switch (at) {
+        case START -> 0;
+        case FIXED -> fixed;
+        case LAST_ROW -> (int) Math.max(0, total - 1);
+        case END -> (int) total;
+        case PAST_END -> (int) total + 1 + fixed;
+      };
+    }
+  }
+
+  public static Arbitrary<Paging> pagings(int maxLimit) {
+    Arbitrary<Integer> limit = Arbitraries.oneOf(Arbitraries.just(1), Arbitraries.just(maxLimit),
+        Arbitraries.integers().between(1, maxLimit));
+    Arbitrary<OffsetAt> at = Arbitraries.frequency(Tuple.of(4, OffsetAt.START), Tuple.of(2, OffsetAt.FIXED),
+        Tuple.of(2, OffsetAt.LAST_ROW), Tuple.of(1, OffsetAt.END), Tuple.of(1, OffsetAt.PAST_END));
+    return Combinators.combine(limit, at, Arbitraries.integers().between(0, 20)).as(Paging::new);
+  }
+
+  /** Which key asks: a workspace's own, a personal one (any user spelling, nobody's too), or one of a workspace without data. */
+  public enum KeyKind { WORKSPACE, PERSONAL, EMPTY_WORKSPACE }
+
+  /** A key of a data set: its kind, which of the two workspaces, which user (both taken modulo what exists). */
+  public record KeyPick(KeyKind kind, int workspace, int user) {}
+
+  /** Workspace keys most often: their answers have the most rows. */
+  public static Arbitrary<KeyPick> keys() {
+    Arbitrary<KeyKind> kind = Arbitraries.frequency(Tuple.of(5, KeyKind.WORKSPACE), Tuple.of(4, KeyKind.PERSONAL),
+        Tuple.of(1, KeyKind.EMPTY_WORKSPACE));
+    return Combinators.combine(kind, Arbitraries.integers().between(0, 1),
+        Arbitraries.integers().between(0, KEY_USERS.size() - 1)).as(KeyPick::new);
+  }
+
+  /** A data set as imported: the ids of its meetings in data-set order and the keys that may ask. */
+  public record Imported(List<String> meetingIds, long[] workspaceIds, long emptyWorkspaceId, Scope scope) {
+    public Principal key(KeyPick pick) {
+      long workspace = workspaceIds[pick.workspace()];
+      return switch (pick.kind()) {
+        case WORKSPACE -> new Principal("workspace " + workspace, workspace, null, Set.of(scope), Set.of());
+        case PERSONAL -> new Principal("personal " + workspace, workspace, KEY_USERS.get(pick.user()), Set.of(scope),
+            Set.of());
+        case EMPTY_WORKSPACE -> new Principal("empty workspace", emptyWorkspaceId, null, Set.of(scope), Set.of());
+      };
+    }
+
+    /** A meeting of the data set (of either workspace) or, for a negative {@code pick}, an id nobody has. */
+    public String meetingId(int pick) {
+      return pick < 0 ? new UUID(0, pick).toString() : meetingIds.get(pick % meetingIds.size());
+    }
+  }
+
+  /** Counts one comparison of a page with its oracle's for {@link #requireRowsAndCorners}. */
+  public static void classify(long total, int offset, boolean pageHasRows) {
+    Statistics.label("selected").collect(total == 0 ? "nothing" : "some");
+    Statistics.label("page").collect(pageHasRows ? "rows" : "empty");
+    Statistics.label("offset").collect(offset < total ? "inside" : offset == total ? "at the total" : "past the total");
+  }
+
+  /**
+   * Equal empty answers prove nothing: many comparisons must have had rows, and offsets past the
+   * total must occur. Typical runs: 35-45 % select some, 20-30 % have rows on the page; the
+   * bounds leave room.
+   */
+  public static void requireRowsAndCorners() {
+    Statistics.label("selected").coverage(check -> check.check("some").percentage(p -> p >= 25));
+    Statistics.label("page").coverage(check -> check.check("rows").percentage(p -> p >= 15));
+    Statistics.label("offset").coverage(check -> check.check("past the total").count(n -> n >= 10));
+  }
+
+  /**
+   * One database per property on the run's store, into which each try's data set is imported
+   * under workspaces of its own (new ones per data set: the orders are per workspace, so earlier
+   * data sets only add other workspaces' rows). Not thread-safe.
+   */
+  public static final class Database implements Store.CloseOnReset {
+    private static final AtomicLong NEXT = new AtomicLong();
+    private final Path dir;
+    private final TestStore store;
+    private final Db db;
+    private final long emptyWorkspace;
+
+    /** The running property's database: opened at its first try, closed after its last (jqwik's store). */
+    public static Database ofProperty() {
+      return Store.getOrCreate(Database.class, Lifespan.PROPERTY, () -> {
+        try {
+          return new Database();
+        } catch (IOException | SQLException e) {
+          throw new IllegalStateException("cannot open the test database", e);
+        }
+      }).get();
+    }
+
+    private Database() throws IOException, SQLException {
+      dir = Files.createTempDirectory("minutes-props-");
+      store = TestStore.create(dir);
+      importLines(List.of(workspaceLine("empty")));
+      db = Db.open(store.store(), 2);
+      try (Connection c = db.read()) {
+        emptyWorkspace = Db.workspaceId(c, "empty").orElseThrow();
+      }
+    }
+
+    public Db db() {
+      return db;
+    }
+
+    /** Imports the data set into two new workspaces; its keys will hold {@code scope}. */
+    public Imported load(DataSet data, Scope scope) throws IOException, SQLException {
+      long n = NEXT.incrementAndGet();
+      String[] slugs = {"w" + n + "a", "w" + n + "b"};
+      List<String> lines = new ArrayList<>(List.of(workspaceLine(slugs[0]), workspaceLine(slugs[1])));
+      List<String> meetingIds = new ArrayList<>();
+      long taskNumber = 0;
+      for (int i = 0; i < data.meetings().size(); i++) {
+        Meeting m = data.meetings().get(i);
+        // Ids of this data set alone; the multiplier spreads them so that id order is not data-set order.
+        String id = new UUID(n, (i + 1) * 0x9E3779B97F4A7C15L).toString();
+        meetingIds.add(id);
+        ObjectNode line = Json.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", slugs[m.workspace()])
+            .put("id", id).put("title", m.title()).put("platform", m.platform()).put("source", m.source())
+            .put("status", m.status()).put("created_at", m.createdAt());
+        m.startsAt().ifPresent(t -> line.put("starts_at", t));
+        ArrayNode viewers = line.putArray("visible_to");
+        m.visibleTo().forEach(viewers::add);
+        ObjectNode protocol = line.putArray("protocols").addObject().put("id", new UUID(n, -(i + 1)).toString())
+            .put("content_md", "minutes").put("generated_at", "2026-01-01T00:00:00Z");
+        ArrayNode tasks = protocol.putArray("action_items");
+        for (Task t : m.tasks()) {
+          ObjectNode task = tasks.addObject().put("id", new UUID(~n, ++taskNumber * 0x9E3779B97F4A7C15L).toString())
+              .put("task", "t").put("verdict", t.verdict()).put("status", t.status());
+          t.due().ifPresent(d -> task.put("due", d));
+        }
+        lines.add(Json.MAPPER.writeValueAsString(line));
+      }
+      importLines(lines);
+      try (Connection c = db.read()) {
+        long[] workspaceIds = {Db.workspaceId(c, slugs[0]).orElseThrow(), Db.workspaceId(c, slugs[1]).orElseThrow()};
+        return new Imported(meetingIds, workspaceIds, emptyWorkspace, scope);
+      }
+    }
+
+    private void importLines(List<String> lines) throws IOException, SQLException {
+      Path file = Files.write(Files.createTempFile(dir, "data-", ".ndjson"), lines);
+      new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
+      Files.delete(file);
+    }
+
+    private static String workspaceLine(String slug) {
+      return "{\"kind\":\"workspace\",\"slug\":\"" + slug + "\",\"name\":\"" + slug + "\"}";
+    }
+
+    @Override
+    public void close() throws IOException {
+      db.close();
+      store.close();
+      try (var files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+}
