@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Search benchmark (issue 3, "Performance"): N meetings with 40-100 KB transcripts generated
 # by seed from the bundled QMSum corpus, imported, reindexed (timed), then 300 fixed mixed
-# queries (bench/out/search/queries.txt) timed one at a time over HTTP, under 8 concurrent
+# queries (bench/out/search/queries.txt) timed one at a time over HTTP (plain, and with the
+# moments, facets, order and offset of issue 32 against the plain ones), under 8 concurrent
 # connections with wrk, and in-process against the same index for the server's overhead.
 # Prints Markdown for docs/BENCHMARKS.md.
 #   bench/search-bench.sh [MEETINGS] [WRK_SECONDS]      (FRESH=1 regenerates the corpus,
@@ -23,7 +24,7 @@ else
   REINDEX="(skipped: SKIP_REINDEX=1)"
 fi
 echo "$REINDEX" >&2
-KEY=$("${RUN[@]}" keys create --workspace "$SLUG" --scopes meetings:read --name search-bench | tail -1)
+KEY=$("${RUN[@]}" keys create --workspace "$SLUG" --scopes meetings:read,transcripts:read --name search-bench | tail -1)
 # KEEP_QUERIES=1 times the query set of the previous run again: for A/B runs on the same database.
 if [ "${KEEP_QUERIES:-0}" != 1 ] || [ ! -f "$OUT/queries.txt" ]; then
   "${BENCH[@]}" queries "$OUT/index" "$OUT/queries.txt"
@@ -36,6 +37,10 @@ echo "|---|---|---|---|---|"
 "${BENCH[@]}" socket "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" 10
 # The same single client through the JDK HttpClient, which adds about half a millisecond of its own.
 "${BENCH[@]}" http "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" 10
+echo
+# Moments, facets, date order and deep pages (issue 32) against the plain searches they extend.
+"${BENCH[@]}" features "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" 5
+echo
 PATHS="$OUT/paths.txt" KEY="$KEY" wrk -t2 -c8 -d5s -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null  # warm-up
 WRK=$(PATHS="$OUT/paths.txt" KEY="$KEY" wrk -t2 -c8 -d"${WRK_SECONDS}s" -s bench/paths.lua "http://127.0.0.1:$PORT")
 HEAP=$(jcmd "$SERVER" GC.heap_info 2>/dev/null | grep -Eo 'used [0-9]+K' | head -1 || true)

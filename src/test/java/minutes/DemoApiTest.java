@@ -126,6 +126,34 @@ class DemoApiTest {
     assertTrue(customers.get(0).get("meeting_count").asInt() > 0);
   }
 
+  /**
+   * A search's moments are what the transcript search of each hit answers for the same q, over
+   * the demo's real transcripts (punctuation, apostrophes, umlauts, common-word phrases), for a
+   * workspace and a personal key; and its facets' counts add up to its total.
+   */
+  @Test
+  void searchMomentsAgreeWithTheTranscriptSearchOfEachHit() throws Exception {
+    int compared = 0;
+    for (String key : List.of(all, ann)) {
+      for (String q : List.of("budget", "remote control", "%22I%20think%22", "%22the%20remote%22", "market%20research",
+          "M%C3%BCller", "don%27t", "%22we%20need%20to%22", "design")) {
+        JsonNode answer = get("/api/v1/search?limit=100&moments=10&facets=platform&q=" + q.replace(" ", "%20"), key);
+        int platforms = 0;
+        for (JsonNode f : answer.at("/facets/platform")) platforms += f.get("count").asInt();
+        assertEquals(answer.get("total").asInt(), platforms, "each meeting has one platform: " + q);
+        for (JsonNode hit : answer.get("data")) {
+          JsonNode inMeeting = get("/api/v1/meetings/" + hit.get("meeting_id").asText() + "/transcript/search?limit=500&q="
+              + q.replace(" ", "%20"), key).get("data");
+          assertEquals(Math.min(500, hit.get("moments_total").asInt()), inMeeting.size(), q + " in " + hit.get("meeting_id"));
+          for (int i = 0; i < hit.get("moments").size(); i++) assertEquals(inMeeting.get(i), hit.get("moments").get(i), q);
+          assertEquals(Math.min(10, inMeeting.size()), hit.get("moments").size(), q);
+          compared += hit.get("moments").size();
+        }
+      }
+    }
+    assertTrue(compared > 200, "the queries find moments to compare: " + compared);
+  }
+
   private static Set<String> ids(JsonNode page) {
     return new HashSet<>(ApiServer.column(page, "id"));
   }

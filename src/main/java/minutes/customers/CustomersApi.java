@@ -3,7 +3,6 @@ package minutes.customers;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,7 @@ import minutes.store.Db;
 import minutes.store.Dialect;
 import minutes.store.KeptByVersion;
 import minutes.store.Sql;
+import minutes.store.WorkspaceCompanies;
 
 /**
  * GET /customers: the workspace's companies, each with the meetings it took part in, counted
@@ -83,10 +83,8 @@ public final class CustomersApi {
   private List<Customer> companies(Connection c, Optional<Long> imports, long workspaceId) throws SQLException {
     Companies held = companiesByWorkspace.get(workspaceId);
     if (held != null && imports.isPresent() && held.imports() == imports.get()) return held.list();
-    List<Customer> read = new Sql("""
-        SELECT c.id, c.name, (SELECT string_agg(domain, ' ' ORDER BY domain) FROM company_domain WHERE company_id = c.id)
-        FROM company c WHERE c.workspace_id = ? ORDER BY c.name, c.id""", workspaceId)
-        .list(c, rs -> new Customer(rs.getString(1), rs.getString(2), domains(rs.getString(3)), 0, null));
+    List<Customer> read = WorkspaceCompanies.read(c, workspaceId).stream()
+        .map(co -> new Customer(co.id(), co.name(), co.domains(), 0, null)).toList();
     // Two requests on either side of an import may store in either order: a held list is only
     // used at exactly its count, so the older one is just read again once.
     imports.ifPresent(n -> companiesByWorkspace.put(workspaceId, new Companies(n, List.copyOf(read))));
@@ -117,11 +115,7 @@ public final class CustomersApi {
             who.workspaceId());
     if (who.isPersonal()) sql.add("AND k.meetings > 0");
     sql.add("ORDER BY k.last_at IS NULL, k.last_at DESC, c.name, c.id");
-    return new CustomerList(sql.list(c, rs -> new Customer(rs.getString(1), rs.getString(2), domains(rs.getString(3)),
-        rs.getLong(4), rs.getString(5))));
-  }
-
-  private static List<String> domains(String spaceSeparated) {
-    return spaceSeparated == null ? List.of() : Arrays.asList(spaceSeparated.split(" "));
+    return new CustomerList(sql.list(c, rs -> new Customer(rs.getString(1), rs.getString(2),
+        WorkspaceCompanies.domains(rs.getString(3)), rs.getLong(4), rs.getString(5))));
   }
 }

@@ -39,7 +39,7 @@ public final class Params {
   }
 
   /** An integer clamped into [min, max]; absent gives the default; a non-integer is 400. */
-  private int intClamped(String name, int min, int max, int defaultValue) {
+  public int intClamped(String name, int min, int max, int defaultValue) {
     Optional<String> raw = first(name);
     if (raw.isEmpty()) return defaultValue;
     String s = raw.get().trim();
@@ -79,6 +79,23 @@ public final class Params {
       throw ApiError.badParam(name, name + " must be one of " + String.join(", ", allowed));
     }
     return raw;
+  }
+
+  /**
+   * A comma-separated list of allowed values (spaces around each ignored), in the order given,
+   * each once; empty when absent. An empty or unknown item is 400.
+   */
+  public List<String> listOf(String name, List<String> allowed) {
+    Optional<String> raw = first(name);
+    if (raw.isEmpty()) return List.of();
+    java.util.LinkedHashSet<String> values = new java.util.LinkedHashSet<>();
+    for (String item : raw.get().split(",", -1)) {
+      if (!allowed.contains(item.strip())) {
+        throw ApiError.badParam(name, name + " must be a comma-separated list of " + String.join(", ", allowed));
+      }
+      values.add(item.strip());
+    }
+    return List.copyOf(values);
   }
 
   /** A real calendar date YYYY-MM-DD. */

@@ -29,7 +29,6 @@ import minutes.http.Params;
 import minutes.http.Routes;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
-import minutes.store.Vocabulary;
 
 /**
  * The read-only tools of /mcp, each the twin of one REST route (decisions.md, "MCP endpoint
@@ -42,11 +41,8 @@ import minutes.store.Vocabulary;
 final class McpTools {
   private static final String SCHEMAS = "#/components/schemas/";
 
-  /** A tool: its name, title, REST twin and what it tells an agent; {@code extra}: arguments openapi.json lacks yet. */
-  private record Twin(String name, String title, String route, String description, Map<String, Map<String, Object>> extra) {}
-
-  /** The search filters of decisions.md; GET /search takes them once the search-filter work is in. */
-  private static final Map<String, Map<String, Object>> SEARCH_FILTERS = filters();
+  /** A tool: its name, title, REST twin and what it tells an agent. */
+  private record Twin(String name, String title, String route, String description) {}
 
   private static final List<Twin> TWINS = List.of(
       new Twin("search", "Search meetings", "/api/v1/search", """
@@ -55,32 +51,36 @@ final class McpTools {
           hit per meeting, best first, each with meeting_id, title, starts_at, rank, matched_in (title, \
           protocol or transcript) and an HTML snippet with <mark> around the matches. Narrow with \
           from/to (dates), platform, participant (an email) or company (an id from the customers list). \
-          Then use fetch with a hit's meeting_id for the whole meeting, or search_transcript to find \
-          the moment in its transcript.""", SEARCH_FILTERS),
+          order=-starts_at lists the newest first; offset pages on (total then counts every match). \
+          facets=platform,company,participant,month counts the matching meetings by each (with total), \
+          e.g. to see who and which customers discussed something, and when. moments=3 gives each hit \
+          up to 3 transcript segments where it matched, with speaker and start_ms, to quote or jump to \
+          (needs transcripts:read). Then use fetch with a hit's meeting_id for the whole meeting, or \
+          get_transcript around a moment's start_ms for its context."""),
       new Twin("fetch", "Get one meeting", "/api/v1/meetings/{id}", """
           One meeting by id: title, platform, status, times, participants (is_internal tells colleagues \
           from guests) and its most recent minutes as "protocol" (tldr, Markdown content, action items). \
           Ids come from search, list_meetings or list_action_items. A meeting this key cannot see is \
-          reported as not found.""", Map.of()),
+          reported as not found."""),
       new Twin("list_meetings", "List meetings", "/api/v1/meetings", """
           The meetings this key can see, newest first by default, one page at a time (limit, offset; \
           pagination.total is the number of all matching meetings). Filter by time (from, to: a date \
           YYYY-MM-DD or an RFC 3339 date-time), by text in the title (q), status, platform or source; \
-          order by starts_at, created_at or title, with a leading - for descending.""", Map.of()),
+          order by starts_at, created_at or title, with a leading - for descending."""),
       new Twin("list_action_items", "List action items", "/api/v1/action-items", """
           Tasks (action items) from the current minutes of every meeting this key can see, across \
           meetings: earliest due date first, tasks without a due date last. Filter by meeting_id, status \
           (open, done, dismissed), verdict, due_from and due_to (YYYY-MM-DD, inclusive). Paged with \
-          limit and offset.""", Map.of()),
+          limit and offset."""),
       new Twin("get_transcript", "Read a transcript", "/api/v1/meetings/{id}/transcript", """
           Transcript segments of one meeting in time order: speaker, start_ms and end_ms (milliseconds \
           from the start of the recording) and text. Page with offset and limit, or read a time window \
-          with from_ms and to_ms, e.g. a minute around a segment that search_transcript found.""", Map.of()),
+          with from_ms and to_ms, e.g. a minute around a segment that search_transcript found."""),
       new Twin("search_transcript", "Search a transcript", "/api/v1/meetings/{id}/transcript/search", """
           Finds where something was said in one meeting: the transcript segments that contain every \
           word (or "quoted phrase") of q, in time order, each with its index, speaker, start_ms and \
           end_ms and a snippet with <mark> around the matches. Use get_transcript with from_ms and \
-          to_ms around start_ms to read the context.""", Map.of()));
+          to_ms around start_ms to read the context."""));
 
   private final Routes routes;
   private final Metrics metrics;
@@ -94,7 +94,7 @@ final class McpTools {
     for (Twin twin : TWINS) {
       scopes.put(twin.name, routes.scope(twin.route));
       JsonNode operation = doc.path("paths").path(twin.route).path("get");
-      Map<String, Object> input = inputSchema(operation, twin.extra);
+      Map<String, Object> input = inputSchema(operation);
       Tool tool = Tool.builder()
           .name(twin.name)
           .title(twin.title)
@@ -168,7 +168,7 @@ final class McpTools {
   }
 
   /** The route's parameters (path and query) as a JSON Schema object, each with its openapi.json description. */
-  private static Map<String, Object> inputSchema(JsonNode operation, Map<String, Map<String, Object>> extra) {
+  private static Map<String, Object> inputSchema(JsonNode operation) {
     Map<String, Object> properties = new LinkedHashMap<>();
     List<String> required = new ArrayList<>();
     for (JsonNode p : operation.path("parameters")) {
@@ -181,7 +181,6 @@ final class McpTools {
       properties.put(p.get("name").asText(), property);
       if (p.path("required").asBoolean()) required.add(p.get("name").asText());
     }
-    extra.forEach(properties::putIfAbsent);
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", properties);
@@ -228,20 +227,5 @@ final class McpTools {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static Map<String, Map<String, Object>> filters() {
-    Map<String, Map<String, Object>> f = new LinkedHashMap<>();
-    f.put("from", Map.of("type", "string", "description",
-        "Only meetings that start (or, without a start, were created) at or after this date YYYY-MM-DD or RFC 3339 date-time."));
-    f.put("to", Map.of("type", "string", "description",
-        "Only meetings that start (or were created) before this date or date-time (exclusive)."));
-    f.put("platform", Map.of("type", "string", "enum", Vocabulary.PLATFORMS, "description",
-        "Only meetings held on this platform."));
-    f.put("participant", Map.of("type", "string", "description",
-        "Only meetings with a participant of this email (case-insensitive)."));
-    f.put("company", Map.of("type", "string", "format", "uuid", "description",
-        "Only meetings with a participant from this company (an id from the customers list)."));
-    return f;
   }
 }

@@ -25,7 +25,7 @@ final class Generation implements Closeable {
   /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
   static final String FORMAT = "format";
   /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "14"; // 14: stored fields read in place; 13: documents in workspace order; 12: platform, participants and time for the filters
+  static final String CURRENT_FORMAT = "15"; // 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in place; 13: documents in workspace order; 12: platform, participants and time for the filters
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;

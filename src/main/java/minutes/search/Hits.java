@@ -1,18 +1,28 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
+import minutes.store.WorkspaceCompanies;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -25,8 +35,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopFieldCollectorManager;
@@ -36,52 +44,88 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * One search over one searcher, in the order it happens: match the meetings the key may see
- * ({@link #matching}), collect the best {@code limit} ({@link SplitSearch}), name each hit's
- * best field ({@link #describe}), cut its snippet ({@link #highlight}). Lives for one request;
- * not thread-safe. A search that runs past its {@link QueryTimeout} fails with
- * {@link SearchUnavailable.Reason#TIMED_OUT} instead of answering with part of its hits.
+ * ({@link #matching}), collect the page in the order asked ({@link SplitSearch}), count the
+ * total and facets when asked ({@link Facets}), rank the page when its order is not by rank,
+ * name each hit's best field ({@link #describe}), cut its snippet and find its moments
+ * ({@link #highlight}, {@link Moments}). Lives for one request; not thread-safe. A search that
+ * runs past its {@link QueryTimeout} fails with {@link SearchUnavailable.Reason#TIMED_OUT}
+ * instead of answering with part of its hits.
  */
 final class Hits {
-  private static final Sort ORDER = new Sort(SortField.FIELD_SCORE,
-      new SortField(IndexedMeeting.SORT_AT, SortField.Type.LONG, true));
   private static final String[] CONTENT_FIELDS = {IndexedMeeting.PROTOCOL, IndexedMeeting.TRANSCRIPT};
 
   private final IndexSearcher searcher;
   private final Analyzer analyzer;
   private final QueryTimeout timeout;
+  private final SplitSearch split;
+  private final Facets facets;
 
   /** {@code searcher}: this request's own, since a time limit and its outcome are per searcher. */
-  Hits(IndexSearcher searcher, Analyzer analyzer, QueryTimeout timeout) {
+  Hits(IndexSearcher searcher, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets) {
     this.searcher = searcher;
     this.analyzer = analyzer;
     this.timeout = timeout;
+    this.split = split;
+    this.facets = facets;
     searcher.setTimeout(timeout);
   }
 
   /**
-   * The hits of q that the principal may see and that pass the filters, best first, at most
-   * one per meeting; {@code pending}: meetings changed since the searcher's data, left out.
+   * The answer to r for the principal: the page of hits that it may see and that pass the
+   * filters, at most one per meeting, and what else r asks for, all over the same matches;
+   * {@code pending}: meetings changed since the searcher's data, left out. {@code db}: the
+   * request's connection, for what the index does not hold (companies, moments' segments).
    */
-  List<SearchHit> find(SplitSearch split, Principal principal, SearchQuery q, SearchFilters filters,
-      List<BytesRef> pending, int limit) throws IOException, SearchUnavailable {
+  SearchHit.Result find(Connection db, Principal principal, SearchRequest r, List<BytesRef> pending)
+      throws IOException, SQLException, SearchUnavailable {
+    SearchQuery q = r.query();
+    long workspace = Visibility.of(principal).workspaceId();
+    if (q.isEmpty()) { // only punctuation, say: nothing matches
+      Map<String, List<?>> none = new LinkedHashMap<>();
+      for (String name : r.facets()) none.put(name, List.of());
+      return new SearchHit.Result(q.text, List.of(), r.withTotal() ? 0 : null, r.facets().isEmpty() ? null : none);
+    }
     Query[] fields = fields(q);
-    ScoreDoc[] docs = split.search(searcher, matching(fields, principal, filters, pending), q,
-        Visibility.of(principal).workspaceId(), limit).scoreDocs;
-    if (docs.length == 0) return List.of();
+    Query query = matching(fields, principal, r.filters(), pending);
+    IndexSearcher by = split.searcher(searcher, q, workspace);
+    ScoreDoc[] docs = finished(by, by.search(query, collector(r.order(), r.offset() + r.limit()))).scoreDocs;
+    Integer total = null;
+    Map<String, List<?>> counted = null;
+    if (!r.facets().isEmpty()) {
+      FacetsCollector matches = finished(by, by.search(query, new FacetsCollectorManager()));
+      total = matches.getMatchingDocs().stream().mapToInt(FacetsCollector.MatchingDocs::totalHits).sum();
+      counted = facets.count(searcher.getIndexReader(), matches, r.facets(), r.facetLimit(),
+          r.facets().contains(Facets.COMPANY) ? WorkspaceCompanies.read(db, workspace) : List.of());
+    } else if (r.withTotal()) {
+      total = finished(by, by.count(query));
+    }
+    if (docs.length <= r.offset()) return new SearchHit.Result(q.text, List.of(), total, counted);
 
-    Hit[] hits = new Hit[docs.length];
-    for (int i = 0; i < docs.length; i++) hits[i] = new Hit(docs[i].doc, (Float) ((FieldDoc) docs[i]).fields[0]);
+    Hit[] hits = new Hit[docs.length - r.offset()];
+    for (int i = 0; i < hits.length; i++) {
+      FieldDoc d = (FieldDoc) docs[r.offset() + i];
+      hits[i] = new Hit(d.doc, r.order() == SearchRequest.Order.RANK ? (Float) d.fields[0] : Float.NaN);
+    }
     // Doc values, scorers and postings are read leaf by leaf in document order.
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+    if (r.order() != SearchRequest.Order.RANK) rank(fields, byDoc);
     describe(fields, byDoc);
-    highlight(q, byDoc);
+    highlight(q, byDoc, r.moments());
+    Map<String, List<SearchHit.Moment>> moments = r.moments() == 0 ? Map.of() : moments(db, q, hits);
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
       out.add(new SearchHit(h.meta.id(), h.meta.title(), h.meta.platform(), h.meta.startsAt(), h.meta.createdAt(),
-          Double.parseDouble(Float.toString(h.rank)), h.snippet, h.field.equals(IndexedMeeting.TITLE) ? "title" : h.field));
+          Double.parseDouble(Float.toString(h.rank)), h.snippet, h.field.equals(IndexedMeeting.TITLE) ? "title" : h.field,
+          r.moments() == 0 ? null : moments.get(h.meta.id()), r.moments() == 0 ? null : h.moments.total()));
     }
-    return out;
+    return new SearchHit.Result(q.text, out, total, counted);
+  }
+
+  /** What a search of {@code by} found, unless it stopped at the time limit: part of the matches is no answer. */
+  private static <T> T finished(IndexSearcher by, T found) throws SearchUnavailable {
+    if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
+    return found;
   }
 
   /** The query in title, minutes and transcript, in that order (the order {@link #describe} relies on). */
@@ -108,23 +152,29 @@ final class Hits {
   }
 
   /**
-   * The best {@code limit} by rank, then date. No total is ever shown, so documents that
-   * cannot compete may be skipped as soon as {@code limit} hits are in (Lucene's default waits
-   * for 1,000). Skipping keeps documents that tie with the lowest rank kept so far; the date
-   * decides among them.
+   * The first {@code n} in {@code order}. No total is ever read from it, so documents that
+   * cannot compete may be skipped as soon as {@code n} hits are in (Lucene's default waits
+   * for 1,000): by score (rank order) or through the time's points (date orders). Skipping keeps
+   * documents that tie with the last kept so far; the next sort key decides among them.
    */
+  static TopFieldCollectorManager collector(SearchRequest.Order order, int n) {
+    return new TopFieldCollectorManager(order.sort, n, null, n);
+  }
+
+  /** The best {@code limit} by rank, then date: a plain search's page. */
   static TopFieldCollectorManager collector(int limit) {
-    return new TopFieldCollectorManager(ORDER, limit, null, limit);
+    return collector(SearchRequest.Order.RANK, limit);
   }
 
   /** A hit being assembled: its document, display values, best field and rank. */
   private static final class Hit {
     final int doc;
-    /** The score the hits were ordered by (ORDER's first key). */
-    final float rank;
+    /** Its score: the first sort key of rank order, else computed for the page ({@link #rank}). */
+    float rank;
     IndexedMeeting.Meta meta;
     String field;
     String snippet;
+    Moments.Found moments;
 
     Hit(int doc, float rank) {
       this.doc = doc;
@@ -166,6 +216,19 @@ final class Hits {
     }
   }
 
+  /** The score of each hit, as rank order would have it, for a page collected in another order. */
+  private void rank(Query[] fields, Hit[] byDoc) throws IOException, SearchUnavailable {
+    Weight any = weight(new DisjunctionMaxQuery(Arrays.asList(fields), 0f));
+    Leaves leaves = new Leaves(searcher);
+    Scorer scorer = null;
+    for (Hit h : byDoc) {
+      checkTime();
+      if (leaves.moveTo(h.doc)) scorer = any.scorer(leaves.leaf);
+      if (!at(scorer, h.doc - leaves.leaf.docBase)) throw new IllegalStateException("a hit that does not match");
+      h.rank = scorer.score();
+    }
+  }
+
   private Weight weight(Query q) throws IOException {
     return searcher.createWeight(searcher.rewrite(q), ScoreMode.COMPLETE, 1f);
   }
@@ -186,27 +249,37 @@ final class Hits {
 
   /**
    * Title hits show the title, marked; content hits the best window of their field, found
-   * from postings offsets, so that only the characters shown are ever looked at.
+   * from postings offsets, so that only the characters shown are ever looked at. With
+   * {@code moments} above 0, each hit's matching transcript segments are found from the same
+   * postings ({@link Moments#find}).
    */
-  private void highlight(SearchQuery q, Hit[] byDoc) throws IOException, SearchUnavailable {
+  private void highlight(SearchQuery q, Hit[] byDoc, int moments) throws IOException, SearchUnavailable {
     Set<String> words = q.words();
     Leaves leaves = new Leaves(searcher);
     Passages[] passages = new Passages[CONTENT_FIELDS.length];
     StoredFields stored = null;
     for (Hit h : byDoc) {
       checkTime();
-      if (h.field.equals(IndexedMeeting.TITLE)) {
-        h.snippet = Snippets.title(analyzer, h.meta.title(), words);
-        continue;
-      }
       if (leaves.moveTo(h.doc)) {
         Arrays.fill(passages, null);
         stored = leaves.leaf.reader().storedFields();
       }
+      int local = h.doc - leaves.leaf.docBase;
+      Passages transcript = null;
+      if (moments > 0) {
+        transcript = passages[1] = passages[1] != null ? passages[1]
+            : new Passages(leaves.leaf.reader(), IndexedMeeting.TRANSCRIPT, q.clauses);
+        h.moments = transcript.match(local) ? Moments.find(transcript, segments(stored, local), moments)
+            : Moments.Found.NONE;
+      }
+      if (h.field.equals(IndexedMeeting.TITLE)) {
+        h.snippet = Snippets.title(analyzer, h.meta.title(), words);
+        continue;
+      }
       int f = h.field.equals(CONTENT_FIELDS[0]) ? 0 : 1;
       if (passages[f] == null) passages[f] = new Passages(leaves.leaf.reader(), h.field, q.clauses);
-      int local = h.doc - leaves.leaf.docBase;
-      Passages.Best best = passages[f].best(local, Snippets.PASSAGE_WIDTH);
+      if (passages[f] != transcript) passages[f].match(local); // the transcript's were found above
+      Passages.Best best = passages[f].best(Snippets.PASSAGE_WIDTH);
       StoredText.Slice text = StoredText.read(stored, local, h.field, length -> {
         int[] w = Snippets.window(length, best.start(), best.end());
         return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character
@@ -214,6 +287,31 @@ final class Hits {
       int[] window = Snippets.window(text.length(), best.start(), best.end());
       h.snippet = Snippets.render(text.text(), text.base(), text.length(), window[0], window[1], best.spans());
     }
+  }
+
+  /** The stored {@link Moments#SEGMENTS} table of doc (leaf-local); no segments for a meeting without transcript. */
+  private static Moments.SegmentTable segments(StoredFields stored, int doc) throws IOException {
+    byte[][] value = new byte[1][];
+    stored.document(doc, new StoredFieldVisitor() {
+      @Override
+      public Status needsField(FieldInfo info) {
+        if (value[0] != null) return Status.STOP;
+        return info.name.equals(Moments.SEGMENTS) ? Status.YES : Status.NO;
+      }
+
+      @Override
+      public void binaryField(FieldInfo info, byte[] bytes) {
+        value[0] = bytes;
+      }
+    });
+    return new Moments.SegmentTable(value[0] == null ? new byte[0] : value[0]);
+  }
+
+  /** The moments of the hits, their segments read from the database in one statement. */
+  private static Map<String, List<SearchHit.Moment>> moments(Connection db, SearchQuery q, Hit[] hits) throws SQLException {
+    Map<String, Moments.Found> found = new HashMap<>();
+    for (Hit h : hits) found.put(h.meta.id(), h.moments);
+    return Moments.read(db, q, found);
   }
 
   /** Matching stops at the limit inside Lucene; the phases after it check between hits. */

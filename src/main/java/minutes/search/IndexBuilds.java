@@ -3,20 +3,15 @@ package minutes.search;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import minutes.config.Config;
 import minutes.store.ChangeHistory;
+import minutes.store.ChangedSince;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.store.Store;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Writing a generation from the database: a full build ({@code reindex}, a first start, a
@@ -108,48 +103,12 @@ public final class IndexBuilds {
           return new CatchUp(0, 0, "it is older than the change history kept (changes.retention_days)");
         }
         if (max == g.seq()) return new CatchUp(0, 0, null);
-        List<String> ids = new ArrayList<>();
-        for (BytesRef id : changedSince(c, g.seq()).changed()) ids.add(id.utf8ToString());
+        List<String> ids = ChangedSince.read(c, g.seq()).changed();
         Indexer.Stats stats = Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
         g.commit(max);
         return new CatchUp(ids.size(), stats.deleted(), null);
       } finally {
         c.rollback();
-      }
-    }
-  }
-
-  /**
-   * What a search needs of the database besides the index, read in one statement (each
-   * statement is a round trip to PostgreSQL): how far the change history is pruned, and the
-   * meetings changed after a generation's seq, each once.
-   */
-  record Since(long prunedThrough, List<BytesRef> changed) {
-    /** An index at the data version: nothing changed after it, nothing pruned beyond it. */
-    static final Since NOTHING = new Since(0, List.of());
-  }
-
-  // change_log unaliased, so that SQLite's query plan names it (SearchSyncTest).
-  static final String CHANGED_SINCE = "SELECT change_state.pruned_through, change_log.meeting_id FROM change_state"
-      + " LEFT JOIN change_log ON change_log.seq > ? WHERE change_state.id = 1";
-
-  /**
-   * Cheap, since seq is change_log's primary key and the range is usually empty. Not {@code
-   * SELECT DISTINCT}: SQLite answers that by scanning all of change_log through its meeting_id
-   * index, at a cost that grows with every import.
-   */
-  static Since changedSince(Connection c, long seq) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(CHANGED_SINCE)) {
-      ps.setLong(1, seq);
-      try (ResultSet rs = ps.executeQuery()) {
-        long prunedThrough = 0;
-        Set<BytesRef> ids = new LinkedHashSet<>();
-        while (rs.next()) {
-          prunedThrough = rs.getLong(1);
-          String id = rs.getString(2);
-          if (id != null) ids.add(new BytesRef(id));
-        }
-        return new Since(prunedThrough, List.copyOf(ids));
       }
     }
   }

@@ -16,6 +16,8 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.search.Sort;
@@ -27,28 +29,33 @@ import org.apache.lucene.util.BytesRef;
  * The short display values live in doc values, so that answering never decompresses the
  * stored block that holds a 100 KB transcript; only the two long texts are stored (for
  * snippets, in chunks: {@link StoredText}), with offsets in the postings so that snippets
- * never re-analyse them.
+ * never re-analyse them, and the transcript's segment ranges ({@link Moments.SegmentTable}, in
+ * {@code segments}) for the moments of hits; facet values as doc values ({@link Facets}).
  */
 record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
-    String transcript) {
+    String transcript, byte[] segments) {
 
+  /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   static final String ID = "id";
   /** The workspace id as a term (the filter every search has) and as doc values ({@link #INDEX_ORDER}). */
   static final String WORKSPACE = "workspace";
   static final String VIEWER = "viewer";
-  /** Filters of GET /search: platform, participants' emails (folded) and domains, and the time as a point. */
+  /** Filters of GET /search: platform, participants' emails (folded) and domains. */
   static final String PLATFORM = "platform";
   static final String PARTICIPANT = "participant";
   static final String PARTICIPANT_DOMAIN = "participant_domain";
+  /**
+   * coalesce(starts_at, created_at) in epoch seconds: a point for the from/to filters and doc
+   * values for sorting, under one name so that a date-ordered search skips, through the points,
+   * the documents that cannot enter its page.
+   */
   static final String AT = "at";
   static final String TITLE = "title";
   static final String PROTOCOL = "protocol";
   static final String TRANSCRIPT = "transcript";
   /** Doc values: meeting id, title, platform, starts_at, created_at packed into one value. */
   static final String META = "meta";
-  /** Doc values: coalesce(starts_at, created_at) in epoch seconds, the second sort key. */
-  static final String SORT_AT = "sort_at";
 
   /**
    * The order of documents in every segment: by workspace, so that a search, always within one
@@ -82,6 +89,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   Document toDocument() {
     Document d = new Document();
     d.add(new StringField(ID, id, Field.Store.NO));
+    d.add(new SortedDocValuesField(ID, new BytesRef(id)));
     d.add(new StringField(WORKSPACE, Long.toString(workspaceId), Field.Store.NO));
     d.add(new NumericDocValuesField(WORKSPACE, workspaceId));
     for (String v : viewers) d.add(new StringField(VIEWER, Visibility.viewerKey(v), Field.Store.NO));
@@ -91,6 +99,8 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       if (p.domain() != null) d.add(new StringField(PARTICIPANT_DOMAIN, p.domain(), Field.Store.NO));
     }
     d.add(new Field(TITLE, title, TITLE_TYPE));
+    // First of the stored fields: moments read it alone, and the snippets' readers pass it cheaply.
+    if (!transcript.isEmpty()) d.add(new StoredField(Moments.SEGMENTS, segments));
     if (!protocol.isEmpty()) {
       d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
       StoredText.add(d, PROTOCOL, protocol);
@@ -100,10 +110,11 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       StoredText.add(d, TRANSCRIPT, transcript);
     }
     d.add(new BinaryDocValuesField(META, Meta.encode(new Meta(id, title, platform, startsAt, createdAt))));
-    long at = Instant.parse(sortAt).getEpochSecond();
-    d.add(new NumericDocValuesField(SORT_AT, at));
-    d.add(new LongPoint(AT, at));
-    return d;
+    Instant at = Instant.parse(sortAt);
+    d.add(new NumericDocValuesField(AT, at.getEpochSecond()));
+    d.add(new LongPoint(AT, at.getEpochSecond()));
+    Facets.add(d, platform, participants, at);
+    return Facets.build(d);
   }
 
   /** A participant's email (null without one) and its domain as the participant table holds it (lower case). */
@@ -187,12 +198,18 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
         }
       }
       StringBuilder spoken = new StringBuilder();
+      Moments.SegmentTable segments = new Moments.SegmentTable();
       transcript.setString(1, id);
       try (ResultSet rs = transcript.executeQuery()) {
-        while (rs.next()) MarkdownText.appendCollapsed(spoken, rs.getString(1));
+        while (rs.next()) {
+          int before = spoken.length();
+          MarkdownText.appendCollapsed(spoken, rs.getString(1));
+          // The segment's own text follows the space that separates it from text before it.
+          segments.add(spoken.length() > before && before > 0 ? before + 1 : before, spoken.length());
+        }
       }
       return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,
-          minutes.toString(), spoken.toString());
+          minutes.toString(), spoken.toString(), segments.bytes());
     }
 
     @Override

@@ -2,8 +2,15 @@ package minutes.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArrayMap;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
@@ -12,14 +19,24 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Finds where a query matched in one field of one document, from the offsets stored in the
- * postings, and picks the best window for a snippet: the one holding the most different
- * query words. One instance per leaf, field and request; not thread-safe. Costs time in
+ * postings (or in a text analysed as the index analyses it, {@link #inText}), and picks the best
+ * window for a snippet: the one holding the most different query words. The one matcher of
+ * words and phrases at a place: snippets, moments and the transcript search use it; ranking
+ * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same places. One instance per leaf, field and request; not thread-safe. Costs time in
  * proportion to the number of matches, never to the length of the text (a 100 KB transcript
  * is never scanned); a phrase is found through its pair terms where it has them
  * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
  * Matches live in reused int arrays, since a common word has hundreds per document.
  */
 final class Passages {
+  /** The index's analysis of words, without its pair terms ({@link #inText}). */
+  private static final Analyzer WORDS = new Analyzer() {
+    @Override
+    protected TokenStreamComponents createComponents(String fieldName) {
+      StandardTokenizer source = new StandardTokenizer();
+      return new TokenStreamComponents(source, new FoldingFilter(source));
+    }
+  };
   /** A matched word or phrase: character offsets into the field's text. */
   record Span(int start, int end, int clause) {}
 
@@ -29,35 +46,93 @@ final class Passages {
   private final int clauseCount;
   private final int[] firstTerm; // per clause: index of its first term; firstTerm[clauseCount] = all terms
   private final int[] relative; // per term: its position relative to its clause's first word
-  private final TermsEnum[] terms; // per term; null when the field lacks it
+  private final String[] term; // per term: as the index holds it
+  private final TermsEnum[] terms; // per term; null when the field lacks it (or the text is given: fromText)
   private final PostingsEnum[] postings; // reused while documents are visited in increasing order
   private final Occurrences[] read; // per term: this document's occurrences
   private final int[] cursor; // per term: how far find() has walked its occurrences
+  /** Occurrences come from an analysed text ({@link #inText}), not from postings. */
+  private boolean fromText;
   /** This document's matches, sorted by start, then longest first. */
   private Matches spans = new Matches(), merged = new Matches();
 
+  /** Matches of the clauses in {@code field} of the leaf's documents, read from the postings. */
   Passages(LeafReader leaf, String field, List<List<String>> clauses) throws IOException {
+    this(clauses, true);
+    Terms fieldTerms = leaf.terms(field);
+    for (int t = 0; t < read.length; t++) {
+      if (fieldTerms == null) continue;
+      TermsEnum te = fieldTerms.iterator();
+      terms[t] = te.seekExact(new BytesRef(term[t])) ? te : null;
+    }
+  }
+
+  /** {@code pairs}: find phrases of common words through their pair terms ({@link SearchQuery#layout}), as the index holds them. */
+  private Passages(List<List<String>> clauses, boolean pairs) {
     clauseCount = clauses.size();
     firstTerm = new int[clauseCount + 1];
     List<SearchQuery.Placed> all = new ArrayList<>();
     for (int c = 0; c < clauseCount; c++) {
       firstTerm[c] = all.size();
-      all.addAll(SearchQuery.layout(clauses.get(c)));
+      List<String> words = clauses.get(c);
+      if (pairs) {
+        all.addAll(SearchQuery.layout(words));
+      } else {
+        for (int w = 0; w < words.size(); w++) all.add(new SearchQuery.Placed(words.get(w), w, 0, 0));
+      }
     }
     firstTerm[clauseCount] = all.size();
     relative = new int[all.size()];
+    term = new String[all.size()];
     terms = new TermsEnum[all.size()];
     postings = new PostingsEnum[all.size()];
     read = new Occurrences[all.size()];
     cursor = new int[all.size()];
-    Terms fieldTerms = leaf.terms(field);
     for (int t = 0; t < all.size(); t++) {
       relative[t] = all.get(t).position();
+      term[t] = all.get(t).term();
       read[t] = new Occurrences();
-      if (fieldTerms == null) continue;
-      TermsEnum te = fieldTerms.iterator();
-      terms[t] = te.seekExact(new BytesRef(all.get(t).term())) ? te : null;
     }
+  }
+
+  /**
+   * Matches of the clauses in one text, analysed here as the index analyses a field, instead of
+   * read from postings: the same matching for a text the index does not hold, found at once:
+   * read them with {@link #count} and the methods after it. The text's words alone are
+   * analysed, without the index's pair terms: they only make phrases of common words fast to
+   * find in postings, and analysing is most of the cost here.
+   */
+  static Passages inText(String text, List<List<String>> clauses) {
+    Passages p = new Passages(clauses, false);
+    p.fromText = true;
+    CharArrayMap<int[]> byTerm = new CharArrayMap<>(p.term.length, false);
+    for (int t = 0; t < p.term.length; t++) {
+      int[] of = byTerm.get(p.term[t]);
+      byTerm.put(p.term[t], of == null ? new int[] {t} : append(of, t));
+    }
+    try (TokenStream ts = WORDS.tokenStream("", text)) {
+      CharTermAttribute token = ts.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
+      ts.reset();
+      int position = -1;
+      while (ts.incrementToken()) {
+        position++;
+        int[] of = byTerm.get(token.buffer(), 0, token.length());
+        if (of == null) continue;
+        for (int t : of) p.read[t].add(position, offset.startOffset(), offset.endOffset());
+      }
+      ts.end();
+      p.match(0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing and matching a String read no file
+    }
+    return p;
+  }
+
+  private static int[] append(int[] a, int t) {
+    int[] out = Arrays.copyOf(a, a.length + 1);
+    out[a.length] = t;
+    return out;
   }
 
   /** Positions and offsets of one term in one document. */
@@ -65,18 +140,20 @@ final class Passages {
     int count;
     int[] position = new int[16], start = new int[16], end = new int[16];
 
+    void add(int p, int s, int e) {
+      if (count == position.length) {
+        position = Arrays.copyOf(position, 2 * count);
+        start = Arrays.copyOf(start, position.length);
+        end = Arrays.copyOf(end, position.length);
+      }
+      position[count] = p;
+      start[count] = s;
+      end[count++] = e;
+    }
+
     void read(PostingsEnum pe) throws IOException {
-      count = pe.freq();
-      if (position.length < count) {
-        position = new int[Math.max(count, 2 * position.length)];
-        start = new int[position.length];
-        end = new int[position.length];
-      }
-      for (int k = 0; k < count; k++) {
-        position[k] = pe.nextPosition();
-        start[k] = pe.startOffset();
-        end[k] = pe.endOffset();
-      }
+      count = 0;
+      for (int k = pe.freq(); k > 0; k--) add(pe.nextPosition(), pe.startOffset(), pe.endOffset());
     }
   }
 
@@ -102,20 +179,44 @@ final class Passages {
     }
   }
 
-  /** The best window of at most {@code width} characters in doc (leaf-local id; call in increasing doc order). */
-  Best best(int doc, int width) throws IOException {
+  /**
+   * Finds doc's matches (leaf-local id; call in increasing doc order, once per doc), to be read
+   * with {@link #best} and {@link #count}; false when it has none.
+   */
+  boolean match(int doc) throws IOException {
     spans.size = 0;
     for (int c = 0; c < clauseCount; c++) {
       int from = spans.size;
       if (find(doc, c)) mergeLast(from);
     }
-    return best(width);
+    return spans.size > 0;
+  }
+
+  /** How many matches {@link #match} found; {@link #start}, {@link #end} and {@link #clause} read match i of them, by start. */
+  int count() {
+    return spans.size;
+  }
+
+  int start(int i) {
+    return spans.start[i];
+  }
+
+  int end(int i) {
+    return spans.end[i];
+  }
+
+  int clause(int i) {
+    return spans.clause[i];
+  }
+
+  int clauseCount() {
+    return clauseCount;
   }
 
   /** Appends clause c's matches in doc to {@link #spans} (in order of start); false when it has none. */
   private boolean find(int doc, int c) throws IOException {
     int first = firstTerm[c], last = firstTerm[c + 1] - 1;
-    for (int t = first; t <= last; t++) {
+    for (int t = first; t <= last && !fromText; t++) {
       if (terms[t] == null) return false;
       PostingsEnum pe = postings[t];
       if (pe == null || pe.docID() > doc) pe = postings[t] = terms[t].postings(pe, PostingsEnum.OFFSETS);
@@ -160,13 +261,13 @@ final class Passages {
   }
 
   /**
-   * The window of at most {@code width} characters, starting where a match starts, that holds
-   * the most different clauses, then the most matches; the earliest such window on a tie. A
-   * window holds every match that starts and ends within it, also the shorter ones after a
-   * phrase that ends beyond it ("budget" after "budget review" at its edge), so matches are
-   * taken in order of their end, not of their start.
+   * The window of at most {@code width} characters, among the matches {@link #match} found,
+   * starting where a match starts, that holds the most different clauses, then the most
+   * matches; the earliest such window on a tie. A window holds every match that starts and ends
+   * within it, also the shorter ones after a phrase that ends beyond it ("budget" after "budget
+   * review" at its edge), so matches are taken in order of their end, not of their start.
    */
-  private Best best(int width) {
+  Best best(int width) {
     Matches m = spans;
     if (m.size == 0) return new Best(0, 0, List.of());
     long[] byEnd = byEnd(m);

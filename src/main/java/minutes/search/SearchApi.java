@@ -7,7 +7,9 @@ import minutes.http.ApiError;
 import minutes.http.Endpoint;
 import minutes.http.Params;
 import minutes.http.Request;
+import minutes.keys.Scope;
 import minutes.store.Vocabulary;
+import minutes.store.WorkspaceCompanies;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.QueryTimeoutImpl;
 
@@ -19,6 +21,10 @@ import org.apache.lucene.index.QueryTimeoutImpl;
  */
 public final class SearchApi implements Endpoint {
   static final int RETRY_AFTER_SECONDS = 5;
+  /** Hits a search pages through at most: offset + limit (decisions.md). */
+  static final int MAX_DEPTH = 1000;
+  /** Moments per hit at most, and facet values per facet (decisions.md). */
+  static final int MAX_MOMENTS = 10, MAX_FACET_VALUES = 100, DEFAULT_FACET_VALUES = 10;
 
   private final SearchIndex index;
   private final int timeoutMillis;
@@ -31,30 +37,40 @@ public final class SearchApi implements Endpoint {
     this.timedOut = timedOut;
   }
 
-  /** A search's parameters, validated; {@code company}: the company id, whose domains the database holds. */
-  private record Asked(SearchQuery query, int limit, Instant from, Instant to, String platform, String participant,
-      String company) {
-    SearchFilters filters(List<String> companyDomains) {
-      return new SearchFilters(from, to, platform, participant, companyDomains);
-    }
-  }
-
-  private Asked asked(Params p) {
-    return new Asked(query(p.first("q").orElse(""), index.analyzer()), p.limit(100, 50),
-        p.dateOrDateTime("from").map(Instant::parse).orElse(null),
-        p.dateOrDateTime("to").map(Instant::parse).orElse(null),
-        p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null), p.email("participant").orElse(null),
-        p.uuid("company").orElse(null));
-  }
-
+  /**
+   * The request's parameters, validated: {@code moments} first, since asking for moments
+   * without {@code transcripts:read} is refused (403) before any other parameter is judged, as
+   * a missing scope always is. The company filter's domains are read now, so that a company
+   * whose domains changed needs no reindex.
+   */
   @Override
   public SearchHit.Result answer(Request r) throws SQLException {
-    Asked a = asked(r.params());
-    List<String> companyDomains = a.company() == null ? null
-        : SearchFilters.companyDomains(r.db(), r.principal().workspaceId(), a.company());
+    Params p = r.params();
+    int moments = p.intClamped("moments", 0, MAX_MOMENTS, 0);
+    if (moments > 0 && !r.principal().scopes().contains(Scope.TRANSCRIPTS_READ)) {
+      throw ApiError.forbidden(Scope.TRANSCRIPTS_READ);
+    }
+    SearchQuery q = query(p.first("q").orElse(""), index.analyzer());
+    int limit = p.limit(100, 50);
+    int offset = p.offset();
+    if ((long) offset + limit > MAX_DEPTH) {
+      throw ApiError.badParam("offset", "offset must be an integer from 0 to " + (MAX_DEPTH - limit)
+          + ": offset + limit may be at most " + MAX_DEPTH);
+    }
+    Instant from = p.dateOrDateTime("from").map(Instant::parse).orElse(null);
+    Instant to = p.dateOrDateTime("to").map(Instant::parse).orElse(null);
+    String platform = p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null);
+    String participant = p.email("participant").orElse(null);
+    String company = p.uuid("company").orElse(null);
+    SearchRequest.Order order = SearchRequest.Order.of(p.oneOf("order", SearchRequest.Order.VALUES).orElse("rank"));
+    List<String> facets = p.listOf("facets", Facets.NAMES);
+    int facetLimit = p.intClamped("facet_limit", 1, MAX_FACET_VALUES, DEFAULT_FACET_VALUES);
+    List<String> companyDomains = company == null ? null
+        : WorkspaceCompanies.domains(r.db(), r.principal().workspaceId(), company);
+    SearchRequest asked = new SearchRequest(q, new SearchFilters(from, to, platform, participant, companyDomains),
+        limit, offset, order, facets, facetLimit, moments, p.first("offset").isPresent() || !facets.isEmpty());
     try {
-      return new SearchHit.Result(a.query().text, index.search(r.db(), r.versionSeen(), r.principal(), a.query(),
-          a.filters(companyDomains), a.limit(), new QueryTimeoutImpl(timeoutMillis)));
+      return index.search(r.db(), r.versionSeen(), r.principal(), asked, new QueryTimeoutImpl(timeoutMillis));
     } catch (SearchUnavailable e) {
       throw unavailable(e);
     }

@@ -1,12 +1,9 @@
 package minutes.search;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import minutes.store.Sql;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.Term;
@@ -29,16 +26,6 @@ record SearchFilters(Instant from, Instant to, String platform, String participa
   static final SearchFilters NONE = new SearchFilters(null, null, null, null, null);
 
   /**
-   * The domains of company {@code companyId} of the workspace, read now, so that a company
-   * whose domains changed needs no reindex; empty for an unknown id or another workspace's.
-   */
-  static List<String> companyDomains(Connection c, long workspaceId, String companyId) throws SQLException {
-    return new Sql("""
-        SELECT cd.domain FROM company_domain cd JOIN company co ON co.id = cd.company_id
-        WHERE co.id = ? AND co.workspace_id = ?""", companyId, workspaceId).list(c, rs -> rs.getString(1));
-  }
-
-  /**
    * How a participant's email and the {@code participant} parameter are compared: lower-cased
    * as a whole ({@link Locale#ROOT}), as participant and company domains are.
    */
@@ -55,7 +42,7 @@ record SearchFilters(Instant from, Instant to, String platform, String participa
       // Points find the range when it is the most selective clause; doc values check it
       // cheaply on the few documents the words lead to when it is not.
       out.add(new IndexOrDocValuesQuery(LongPoint.newRangeQuery(IndexedMeeting.AT, lo, hi),
-          NumericDocValuesField.newSlowRangeQuery(IndexedMeeting.SORT_AT, lo, hi)));
+          NumericDocValuesField.newSlowRangeQuery(IndexedMeeting.AT, lo, hi)));
     }
     if (platform != null) out.add(new TermQuery(new Term(IndexedMeeting.PLATFORM, platform)));
     if (participant != null) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.keys.Principal;
+import minutes.store.ChangedSince;
 import minutes.store.Db;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.QueryTimeout;
@@ -46,6 +46,7 @@ public final class SearchIndex implements AutoCloseable {
   private final int threads;
   private final Analyzer analyzer = new SearchAnalyzer();
   private final SplitSearch split = new SplitSearch(Runtime.getRuntime().availableProcessors());
+  private final Facets facets = new Facets();
   private final Thread sync;
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
@@ -158,56 +159,47 @@ public final class SearchIndex implements AutoCloseable {
   // ------------------------------------------------------------------ search
 
   /**
-   * The hits of q that the principal may see and that pass the filters, best first, at most
-   * one per meeting ({@link Hits}), from the live generation; within {@code timeout}.
-   * {@code db}: the request's connection, to see which meetings changed since the searcher's
-   * data; {@code dataVersion}: the data version it read first, if it did (then an index at that
-   * version needs no statement: nothing changed since, and history is never pruned up to the
-   * newest entry). Its statements need not share a snapshot: a later one sees at least the
-   * changes up to that version, and leaving out more changed meetings is always right. Fails
-   * with {@link SearchUnavailable} while there is no usable index, when the index cannot be
-   * read (the sync thread then verifies it), and past the timeout.
+   * The answer to r for the principal ({@link Hits}), from the live generation, within
+   * {@code timeout}. {@code db}: the request's connection, to see which meetings changed since
+   * the searcher's data; {@code dataVersion}: the data version it read first, if it did (then
+   * an index at that version needs no statement: nothing changed since, and history is never
+   * pruned up to the newest entry). Its statements need not share a snapshot: a later one sees
+   * at least the changes up to that version, and leaving out more changed meetings is always
+   * right. Fails with {@link SearchUnavailable} while there is no usable index, when the index
+   * cannot be read (the sync thread then verifies it), and past the timeout.
    */
-  List<SearchHit> search(Connection db, OptionalLong dataVersion, Principal principal, SearchQuery q,
-      SearchFilters filters, int limit, QueryTimeout timeout) throws SQLException, SearchUnavailable {
-    while (true) {
+  SearchHit.Result search(Connection db, OptionalLong dataVersion, Principal principal, SearchRequest r,
+      QueryTimeout timeout) throws SQLException, SearchUnavailable {
+    while (true) { // a generation replaced a moment ago: search the new one
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
-      IndexBuilds.Since since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
-          ? IndexBuilds.Since.NOTHING
-          : IndexBuilds.changedSince(db, seq);
+      ChangedSince since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
+          ? ChangedSince.NOTHING
+          : ChangedSince.read(db, seq);
       // Changes up to the pruned number are gone from change_log, so the exclusion below could
       // not see them: such an index (a node stopped for longer than the history is kept) is
       // being rebuilt by the sync thread, and answers nothing meanwhile.
       if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
-      List<SearchHit> hits = search(g, principal, q, filters, since.changed(), limit, timeout);
-      if (hits != null) return hits;
-    }
-  }
-
-  /** The hits from g, {@code pending} left out; null when g was replaced a moment ago (search the new one). */
-  private List<SearchHit> search(Generation g, Principal principal, SearchQuery q, SearchFilters filters,
-      List<BytesRef> pending, int limit, QueryTimeout timeout) throws SearchUnavailable {
-    IndexSearcher s;
-    try {
-      s = g.acquire();
-    } catch (AlreadyClosedException e) {
-      return null;
-    } catch (IOException e) {
-      throw unreadable(g, e);
-    }
-    try {
-      if (q.isEmpty()) return List.of();
-      Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout);
-      return hits.find(split, principal, q, filters, pending, limit);
-    } catch (IOException e) {
-      throw unreadable(g, e);
-    } finally {
+      IndexSearcher s;
       try {
-        g.release(s);
+        s = g.acquire();
+      } catch (AlreadyClosedException e) {
+        continue;
       } catch (IOException e) {
-        log.warn("releasing a searcher of {}: {}", g.name, e.toString());
+        throw unreadable(g, e);
+      }
+      try {
+        Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout, split, facets);
+        return hits.find(db, principal, r, since.changed().stream().map(BytesRef::new).toList());
+      } catch (IOException e) {
+        throw unreadable(g, e);
+      } finally {
+        try {
+          g.release(s);
+        } catch (IOException e) {
+          log.warn("releasing a searcher of {}: {}", g.name, e.toString());
+        }
       }
     }
   }

@@ -1,18 +1,9 @@
 package minutes.search;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
-import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
-import org.apache.lucene.util.ArrayUtil;
 
 /**
  * Which segments of one transcript match a search text, by the rules of GET /search
@@ -23,47 +14,27 @@ import org.apache.lucene.util.ArrayUtil;
  */
 public final class SegmentSearch {
   private static final Analyzer QUERY = new SearchAnalyzer();
-  /**
-   * The index's words without its pair terms (those only speed up phrases in the index):
-   * analysing a segment is most of the cost of this search.
-   */
-  private static final Analyzer WORDS = new Analyzer() {
-    @Override
-    protected TokenStreamComponents createComponents(String fieldName) {
-      StandardTokenizer source = new StandardTokenizer();
-      return new TokenStreamComponents(source, new FoldingFilter(source));
-    }
-  };
 
   private final SearchQuery query;
-  /** Each distinct query word, numbered. */
-  private final CharArrayMap<Integer> words = new CharArrayMap<>(16, false);
-  /** Per clause, the numbers of its words in order. */
-  private final int[][] clauses;
   /** Text that the {@link #rough} form of every segment holding all clauses contains; see {@link #mayMatch}. */
   private final List<String> roughKeys = new ArrayList<>();
 
   private SegmentSearch(SearchQuery query) {
     this.query = query;
-    clauses = new int[query.clauses.size()][];
-    for (int c = 0; c < clauses.length; c++) {
-      List<String> clause = query.clauses.get(c);
-      clauses[c] = new int[clause.size()];
-      for (int w = 0; w < clause.size(); w++) {
-        Integer id = words.get(clause.get(w));
-        if (id == null) words.put(clause.get(w), id = words.size());
-        clauses[c][w] = id;
-      }
-    }
-    for (Object word : words.keySet()) {
-      String key = roughKey(new String((char[]) word));
+    for (String word : query.words()) {
+      String key = roughKey(word);
       if (!key.isEmpty()) roughKeys.add(key);
     }
   }
 
   /** Validates and analyses q exactly as GET /search does ({@link SearchApi#segmentSearch} answers a refusal). */
   static SegmentSearch parse(String q) throws SearchQuery.Refused {
-    return new SegmentSearch(SearchQuery.parse(q, QUERY));
+    return of(SearchQuery.parse(q, QUERY));
+  }
+
+  /** The search for a query GET /search analysed, for the moments of its hits. */
+  static SegmentSearch of(SearchQuery q) {
+    return new SegmentSearch(q);
   }
 
   /** The trimmed text, echoed as {@code query}. */
@@ -85,73 +56,32 @@ public final class SegmentSearch {
     return find(segments, limit, true);
   }
 
-  /** {@code rough}: skip the segments {@link #mayMatch} rules out (false only to test that it never errs). */
+  /**
+   * {@code rough}: skip the segments {@link #mayMatch} rules out (false only to test that it
+   * never errs). The others are joined, a line break apart so that no word spans two, and
+   * matched as the index's matches are found ({@link Passages#inText}); a segment matches when
+   * each clause has a match wholly inside it.
+   */
   List<Found> find(List<String> all, int limit, boolean rough) {
-    List<String> segments = new ArrayList<>();
-    List<Integer> positions = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) {
-      if (!rough || mayMatch(all.get(i))) {
-        segments.add(all.get(i));
-        positions.add(i);
-      }
-    }
-    List<Found> found = analysed(segments, limit);
-    List<Found> out = new ArrayList<>(found.size());
-    for (Found f : found) out.add(new Found(positions.get(f.segment()), f.snippet()));
-    return out;
-  }
-
-  /** {@link #find} over the segments given, every one of them analysed. */
-  private List<Found> analysed(List<String> segments, int limit) {
     List<Found> out = new ArrayList<>();
-    if (clauses.length == 0 || segments.isEmpty()) return out;
-    int[] starts = new int[segments.size() + 1];
-    StringBuilder all = new StringBuilder();
-    for (int i = 0; i < segments.size(); i++) {
-      starts[i] = all.length();
-      all.append(segments.get(i)).append('\n'); // a word boundary: no word spans two segments
+    if (query.isEmpty()) return out;
+    List<Integer> kept = new ArrayList<>();
+    StringBuilder joined = new StringBuilder();
+    Moments.SegmentTable table = new Moments.SegmentTable();
+    for (int i = 0; i < all.size(); i++) {
+      if (rough && !mayMatch(all.get(i))) continue;
+      table.add(joined.length(), joined.length() + all.get(i).length());
+      kept.add(i);
+      joined.append(all.get(i)).append('\n');
     }
-    starts[segments.size()] = all.length();
-    Occurrences found = new Occurrences();
-    int segment = 0;
-    try (TokenStream ts = WORDS.tokenStream("", all.toString())) {
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
-      PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
-      ts.reset();
-      int position = -1;
-      while (ts.incrementToken()) {
-        position += increment.getPositionIncrement();
-        Integer id = words.get(term.buffer(), 0, term.length());
-        if (id == null) continue;
-        int at = offset.startOffset();
-        if (at >= starts[segment + 1]) {
-          if (found.size > 0 && match(found, segments.get(segment), starts[segment], segment, out) && out.size() == limit) {
-            return out;
-          }
-          found.size = 0;
-          while (at >= starts[segment + 1]) segment++;
-        }
-        found.add(id, position, at, offset.endOffset());
-      }
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    Passages matches = Passages.inText(joined.toString(), query.clauses);
+    if (matches.count() == 0) return out;
+    Moments.Found found = Moments.find(matches, new Moments.SegmentTable(table.bytes()), limit);
+    for (int k = 0; k < found.segments().length; k++) {
+      int segment = kept.get(found.segments()[k]);
+      out.add(new Found(segment, Snippets.segment(all.get(segment), found.spans().get(k))));
     }
-    if (found.size > 0) match(found, segments.get(segment), starts[segment], segment, out);
     return out;
-  }
-
-  /** Adds the segment to out when every clause occurs in it (offsets in {@code found} start at {@code base}). */
-  private boolean match(Occurrences found, String text, int base, int segment, List<Found> out) {
-    List<Passages.Span> spans = new ArrayList<>();
-    for (int c = 0; c < clauses.length; c++) {
-      if (!occurs(found, c, base, spans)) return false;
-    }
-    spans.sort((a, b) -> a.start() != b.start() ? Integer.compare(a.start(), b.start()) : Integer.compare(b.end(), a.end()));
-    int[] window = Snippets.window(text.length(), spans.get(0).start(), spans.get(0).end());
-    out.add(new Found(segment, Snippets.render(text, 0, text.length(), window[0], window[1], spans)));
-    return true;
   }
 
   /**
@@ -222,42 +152,5 @@ public final class SegmentSearch {
     if (c == 'e' && n > 0 && (out[n - 1] == 'a' || out[n - 1] == 'o' || out[n - 1] == 'u')) return n;
     out[n] = c;
     return n + 1;
-  }
-
-  /** A segment's words that are query words, in order: their number, position and offsets. */
-  private static final class Occurrences {
-    int size;
-    int[] word = new int[8], position = new int[8], start = new int[8], end = new int[8];
-
-    void add(int w, int p, int s, int e) {
-      if (size == word.length) {
-        word = ArrayUtil.grow(word, size + 1);
-        position = ArrayUtil.growExact(position, word.length);
-        start = ArrayUtil.growExact(start, word.length);
-        end = ArrayUtil.growExact(end, word.length);
-      }
-      word[size] = w;
-      position[size] = p;
-      start[size] = s;
-      end[size++] = e;
-    }
-  }
-
-  /**
-   * Adds clause c's matches to spans; false when it has none. Only query words are in
-   * {@code found}, so a phrase's next word, if present, is the next occurrence.
-   */
-  private boolean occurs(Occurrences found, int c, int base, List<Passages.Span> spans) {
-    int[] clause = clauses[c];
-    boolean any = false;
-    for (int i = 0; i + clause.length <= found.size; i++) {
-      int k = 0;
-      while (k < clause.length && found.word[i + k] == clause[k] && found.position[i + k] == found.position[i] + k) k++;
-      if (k == clause.length) {
-        spans.add(new Passages.Span(found.start[i] - base, found.end[i + k - 1] - base, c));
-        any = true;
-      }
-    }
-    return any;
   }
 }

@@ -79,6 +79,15 @@ final class Snippets {
     return out.toString();
   }
 
+  /**
+   * A transcript segment's snippet, as the transcript search and a hit's moments show it: the
+   * window around its first match (spans by start, then longest first; offsets into text).
+   */
+  static String segment(String text, List<Passages.Span> spans) {
+    int[] w = window(text.length(), spans.get(0).start(), spans.get(0).end());
+    return render(text, 0, text.length(), w[0], w[1], spans);
+  }
+
   /** The whole title, with every word that matches a query word marked. */
   static String title(Analyzer analyzer, String title, Set<String> words) {
     StringBuilder out = new StringBuilder(title.length() + 32);

@@ -16,8 +16,6 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -64,21 +62,13 @@ final class SplitSearch implements AutoCloseable {
   }
 
   /**
-   * The best {@code limit} hits of query (made from q, within {@code workspace}), split across
-   * cores when q is costly. Fails when matching ran past the searcher's time limit, on whichever
-   * thread.
+   * The searcher to run the searches of q (within {@code workspace}) on: s itself, or one that
+   * splits them across cores when q is costly.
    */
-  TopFieldDocs search(IndexSearcher s, Query query, SearchQuery q, long workspace, int limit)
-      throws IOException, SearchUnavailable {
-    IndexSearcher by = s;
-    if (helpers != null && handedOut.get() < parts - 1 && positions(s.getIndexReader(), q) >= splitPositions) {
-      splits.increment();
-      by = splitting(s, workspace);
-    }
-    TopFieldDocs top = by.search(query, Hits.collector(limit));
-    // Lucene stops matching at the limit and keeps what it found; part of the hits is no answer.
-    if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
-    return top;
+  IndexSearcher searcher(IndexSearcher s, SearchQuery q, long workspace) throws IOException {
+    if (helpers == null || handedOut.get() >= parts - 1 || positions(s.getIndexReader(), q) < splitPositions) return s;
+    splits.increment();
+    return splitting(s, workspace);
   }
 
   /**

@@ -2,9 +2,9 @@ package minutes.transcripts;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import minutes.formats.Cue;
 import minutes.formats.CueFormat;
@@ -15,8 +15,10 @@ import minutes.http.Params;
 import minutes.http.Request;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
+import minutes.search.SearchHit;
 import minutes.search.SegmentSearch;
 import minutes.store.Sql;
+import minutes.store.TranscriptSegments;
 
 /**
  * GET /meetings/{id}/transcript (segments in time order, paged, optionally within a time
@@ -30,10 +32,7 @@ public final class TranscriptApi {
 
   public record Transcript(String meetingId, List<Segment> data, Pagination pagination) {}
 
-  /** A segment that matched, with its times, to jump to the moment. */
-  public record Match(int index, String speakerName, long startMs, Long endMs, String snippet) {}
-
-  public record Matches(String meetingId, String query, List<Match> data) {}
+  public record Matches(String meetingId, String query, List<SearchHit.Moment> data) {}
 
   /** The transcript's page as JSON ({@link Transcript}), or as a WebVTT or SubRip file ({@link Json.Body}). */
   public static Object get(Request r) throws SQLException {
@@ -58,7 +57,7 @@ public final class TranscriptApi {
         .add(where)
         .add("ORDER BY idx LIMIT ? OFFSET ?", limit, offset)
         .list(r.db(), rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-            endMs(rs.getObject(5)), rs.getString(6)));
+            TranscriptSegments.endMs(rs.getObject(5)), rs.getString(6)));
     if (file.isPresent()) return new Json.Body(file.get().contentType(), file.get().write(asCues(rows)));
     return new Transcript(id, rows, new Pagination(limit, offset, total));
   }
@@ -88,21 +87,14 @@ public final class TranscriptApi {
     List<Segment> all = new Sql("SELECT idx, text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx", id)
         .list(r.db(), rs -> new Segment(rs.getInt(1), null, null, 0, null, rs.getString(2)));
     List<SegmentSearch.Found> hits = query.find(all.stream().map(Segment::text).toList(), limit);
-    if (hits.isEmpty()) return new Matches(id, query.query(), List.of());
-    Sql details = new Sql("SELECT idx, speaker_name, start_ms, end_ms FROM transcript_segment WHERE meeting_id = ?", id);
-    details.add("AND idx IN (" + String.join(", ", Collections.nCopies(hits.size(), "?")) + ") ORDER BY idx",
-        hits.stream().map(h -> all.get(h.segment()).index()).toArray());
-    List<Match> found = new ArrayList<>();
-    List<Match> rows = details.list(r.db(), rs -> new Match(rs.getInt(1), rs.getString(2), rs.getLong(3),
-        endMs(rs.getObject(4)), null));
+    int[] indexes = hits.stream().mapToInt(h -> all.get(h.segment()).index()).toArray();
+    Map<Integer, TranscriptSegments.Segment> rows = TranscriptSegments.read(r.db(), Map.of(id, indexes))
+        .getOrDefault(id, Map.of());
+    List<SearchHit.Moment> found = new ArrayList<>(hits.size());
     for (int i = 0; i < hits.size(); i++) {
-      Match m = rows.get(i);
-      found.add(new Match(m.index(), m.speakerName(), m.startMs(), m.endMs(), hits.get(i).snippet()));
+      TranscriptSegments.Segment s = rows.get(indexes[i]);
+      found.add(new SearchHit.Moment(s.index(), s.speakerName(), s.startMs(), s.endMs(), hits.get(i).snippet()));
     }
     return new Matches(id, query.query(), found);
-  }
-
-  private static Long endMs(Object value) {
-    return value == null ? null : ((Number) value).longValue();
   }
 }

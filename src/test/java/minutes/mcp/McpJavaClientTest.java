@@ -90,6 +90,11 @@ class McpJavaClientTest {
           new McpSchema.CallToolRequest("list_action_items", Map.of()));
       assertTrue(refused.isError());
       assertTrue(((McpSchema.TextContent) refused.content().get(0)).text().contains("action_items:read"));
+      McpSchema.CallToolResult noMoments = client.callTool(
+          new McpSchema.CallToolRequest("search", Map.of("q", "budget", "moments", 3)));
+      assertTrue(noMoments.isError(), "moments need transcripts:read, as over REST");
+      assertEquals(api.get("/api/v1/search?q=budget&moments=3", MEETINGS).json(),
+          JSON.readTree(((McpSchema.TextContent) noMoments.content().get(0)).text()));
     }
   }
 }

@@ -18,6 +18,11 @@ final class TwinCases {
   static final List<Case> CASES = List.of(
       new Case("search", Map.of("q", "budget"), "/api/v1/search?q=budget"),
       new Case("search", Map.of("q", "\"revised forecast\"", "limit", 1), "/api/v1/search?q=%22revised+forecast%22&limit=1"),
+      new Case("search", Map.of("q", "budget", "facets", "platform,company,participant,month", "facet_limit", 2),
+          "/api/v1/search?q=budget&facets=platform,company,participant,month&facet_limit=2"),
+      new Case("search", Map.of("q", "budget", "order", "-starts_at", "offset", 1, "limit", 1, "moments", 2),
+          "/api/v1/search?q=budget&order=-starts_at&offset=1&limit=1&moments=2"),
+      new Case("search", Map.of("q", "budget", "order", "oldest"), "/api/v1/search?q=budget&order=oldest"),
       new Case("fetch", Map.of("id", M1), "/api/v1/meetings/" + M1),
       new Case("fetch", Map.of("id", M2.toUpperCase()), "/api/v1/meetings/" + M2.toUpperCase()),
       new Case("list_meetings", Map.of(), "/api/v1/meetings"),

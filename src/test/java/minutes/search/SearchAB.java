@@ -118,7 +118,7 @@ public final class SearchAB {
       String company = new Sql("SELECT cd.company_id FROM company_domain cd JOIN participant pa ON pa.domain = cd.domain "
           + "GROUP BY cd.company_id ORDER BY count(DISTINCT pa.meeting_id) DESC LIMIT 1").one(c, rs -> rs.getString(1))
           .orElseThrow();
-      List<String> domains = SearchFilters.companyDomains(c, p.workspaceId(), company);
+      List<String> domains = minutes.store.WorkspaceCompanies.domains(c, p.workspaceId(), company);
       Instant at = Instant.parse(middle);
       Map<String, SearchFilters> filters = new LinkedHashMap<>();
       filters.put("no filter", SearchFilters.NONE);
@@ -129,16 +129,17 @@ public final class SearchAB {
       filters.put("company (the one with most meetings)", new SearchFilters(null, null, null, null, domains));
       Map<String, Variant> variants = new LinkedHashMap<>();
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        variants.put(f.getKey(), q -> index.search(c, OptionalLong.empty(), p, SearchApi.query(q, index.analyzer()), f.getValue(), 50,
-            new QueryTimeoutImpl(2000)).size());
+        variants.put(f.getKey(), q -> index.search(c, OptionalLong.empty(), p,
+            SearchData.request(SearchApi.query(q, index.analyzer()), f.getValue(), 50), new QueryTimeoutImpl(2000)).data().size());
       }
       long meetings = new Sql("SELECT count(*) FROM meeting").count(c);
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        long passing = index.search(c, OptionalLong.empty(), p, SearchApi.query("the", index.analyzer()), f.getValue(), (int) meetings,
-            () -> false).size();
+        long passing = index.search(c, OptionalLong.empty(), p,
+            SearchData.request(SearchApi.query("the", index.analyzer()), f.getValue(), (int) meetings), () -> false).data().size();
         System.out.printf("filter %s: %d of the %d meetings saying \"the\" pass%n", f.getKey(), passing,
-            index.search(c, OptionalLong.empty(), p, SearchApi.query("the", index.analyzer()), SearchFilters.NONE, (int) meetings, () -> false)
-                .size());
+            index.search(c, OptionalLong.empty(), p,
+                SearchData.request(SearchApi.query("the", index.analyzer()), SearchFilters.NONE, (int) meetings), () -> false)
+                .data().size());
       }
       report("whole search (SearchIndex.search, limit 50, snippets)", interleaved(queries, rounds, variants));
       c.rollback();
@@ -258,7 +259,8 @@ public final class SearchAB {
         leaf = l;
         passages = new Passages(leaf.reader(), field, q.clauses);
       }
-      Passages.Best best = passages.best(h.doc - leaf.docBase, 1 << 29); // a window as wide as any text: every match
+      passages.match(h.doc - leaf.docBase);
+      Passages.Best best = passages.best(1 << 29); // a window as wide as any text: every match
       out.add(best.spans().stream().flatMapToInt(sp -> java.util.stream.IntStream.of(sp.start(), sp.end())).toArray());
     }
     return out;

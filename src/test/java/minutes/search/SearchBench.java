@@ -16,9 +16,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import minutes.keys.Scope;
@@ -40,7 +42,8 @@ import org.apache.lucene.util.BytesRef;
  * {@code queries INDEX OUT} writes a fixed, seeded query set drawn from the index;
  * {@code inprocess DB INDEX QUERIES WORKSPACE_SLUG ROUNDS} times the same queries without HTTP;
  * {@code http BASE KEY QUERIES ROUNDS} times them one at a time through the server with the JDK
- * HttpClient, {@code socket BASE KEY QUERIES ROUNDS} the same over one plain keep-alive socket.
+ * HttpClient, {@code socket BASE KEY QUERIES ROUNDS} the same over one plain keep-alive socket;
+ * {@code features BASE KEY QUERIES ROUNDS} the parameters of issue 32 against plain searches.
  */
 public final class SearchBench {
   private SearchBench() {}
@@ -64,7 +67,8 @@ public final class SearchBench {
           Integer.parseInt(args[5]));
       case "http" -> http(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
       case "socket" -> socket(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
-      default -> throw new IllegalArgumentException("mode: queries | inprocess | http | socket");
+      case "features" -> features(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
+      default -> throw new IllegalArgumentException("mode: queries | inprocess | http | socket | features");
     }
   }
 
@@ -244,28 +248,122 @@ public final class SearchBench {
    */
   static void socket(String base, String key, Path queryFile, int rounds) throws Exception {
     List<String> queries = Files.readAllLines(queryFile);
-    URI uri = URI.create(base);
-    try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-      socket.setTcpNoDelay(true);
-      OutputStream out = socket.getOutputStream();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-      long[] nanos = time(queries, rounds, q -> {
-        String request = "GET " + path(q) + " HTTP/1.1\r\n"
-            + "Host: " + uri.getHost() + "\r\nAuthorization: Bearer " + key + "\r\n\r\n";
-        out.write(request.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        String status = line(in);
-        int length = -1;
-        for (String header = line(in); !header.isEmpty(); header = line(in)) {
-          if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) length = Integer.parseInt(header.substring(15).trim());
+    try (SocketClient client = new SocketClient(base, key)) {
+      report("server over HTTP, 1 client, one plain socket (snippets included)",
+          time(queries, rounds, q -> hits(client.get(path(q)))));
+    }
+  }
+
+  /**
+   * The parameters of issue 32 against the plain search they extend, over one plain socket, on
+   * the same queries: each variant's p50 and its ratio to its baseline (the targets: facets at
+   * most 2x, moments=3 at most 1 ms more, -starts_at no slower than rank, offset=900&limit=100
+   * under 2x the first page of 100), and facets again on the tenth of the queries that match
+   * most meetings.
+   */
+  static void features(String base, String key, Path queryFile, int rounds) throws Exception {
+    List<String> queries = Files.readAllLines(queryFile);
+    String all = "&facets=platform,company,participant,month";
+    try (SocketClient client = new SocketClient(base, key)) {
+      Map<String, Long> totals = new java.util.HashMap<>();
+      for (String q : queries) {
+        String body = client.get(path(q) + "&offset=0&limit=1");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"total\":(\\d+)").matcher(body);
+        totals.put(q, m.find() ? Long.parseLong(m.group(1)) : 0);
+      }
+      List<String> most = queries.stream().sorted(Comparator.comparing(totals::get).reversed())
+          .limit(Math.max(1, queries.size() / 10)).toList();
+      String[][] pairs = {
+          {"plain (limit 50)", "", "facets=all four", all},
+          {"plain (limit 50)", "", "moments=3", "&moments=3"},
+          {"order=rank (limit 50)", "&order=rank", "order=-starts_at", "&order=-starts_at"},
+          {"first page offset=0&limit=100", "&offset=0&limit=100", "offset=900&limit=100", "&offset=900&limit=100"}};
+      System.out.println("| variant (p50 over HTTP, one socket, interleaved with its baseline) | baseline p50 ms"
+          + " | variant p50 ms | ratio | difference ms |");
+      System.out.println("|---|---|---|---|---|");
+      for (String[] pair : pairs) ab(client, queries, rounds, pair[2] + " vs " + pair[0], pair[1], pair[3]);
+      ab(client, most, rounds * 3, "facets=all four vs plain, the " + most.size() + " queries matching most ("
+          + totals.get(most.getLast()) + " to " + totals.get(most.getFirst()) + " meetings)", "", all);
+    }
+  }
+
+  /**
+   * Times each query with {@code base} and then {@code with} appended, one right after the
+   * other, the order swapped every round, so that a shared machine's changing load falls on
+   * both alike; prints both p50s, their ratio and difference.
+   */
+  private static void ab(SocketClient client, List<String> queries, int rounds, String what, String base, String with)
+      throws Exception {
+    for (int r = 0; r < 2; r++) { // the server is warm from the modes before; this warms the variant's own path
+      for (String q : queries) {
+        client.get(path(q) + base);
+        client.get(path(q) + with);
+      }
+    }
+    long[] a = new long[queries.size() * rounds], b = new long[a.length];
+    int i = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (String q : queries) {
+        boolean baseFirst = r % 2 == 0;
+        for (int k = 0; k < 2; k++) {
+          boolean isBase = (k == 0) == baseFirst;
+          long t = System.nanoTime();
+          client.get(path(q) + (isBase ? base : with));
+          (isBase ? a : b)[i] = System.nanoTime() - t;
         }
-        byte[] body = new byte[length];
-        in.readFully(body);
-        String text = new String(body, StandardCharsets.UTF_8);
-        if (!status.startsWith("HTTP/1.1 200")) throw new IllegalStateException(status + " for " + q + ": " + text);
-        return hits(text);
-      });
-      report("server over HTTP, 1 client, one plain socket (snippets included)", nanos);
+        i++;
+      }
+    }
+    Arrays.sort(a);
+    Arrays.sort(b);
+    double pa = pct(a, 50), pb = pct(b, 50);
+    System.out.printf("| %s | %.2f | %.2f | %.2fx | %+.2f |%n", what, pa, pb, pb / pa, pb - pa);
+  }
+
+  /**
+   * One client writing each request on one keep-alive socket and reading the answer by its
+   * Content-Length: the time from the first byte sent to the last byte read, without any client
+   * thread handoffs. The JDK client adds about half a millisecond of its own; wrk's latency
+   * histogram, with one connection and a request script, disagreed with its own request count
+   * (average 6.0 ms at 370 requests/s, 2026-11-22), so neither measures the server alone.
+   */
+  private static final class SocketClient implements AutoCloseable {
+    private final URI uri;
+    private final String key;
+    private final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+
+    SocketClient(String base, String key) throws IOException {
+      this.uri = URI.create(base);
+      this.key = key;
+      socket = new Socket(uri.getHost(), uri.getPort());
+      socket.setTcpNoDelay(true);
+      out = socket.getOutputStream();
+      in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+    }
+
+    /** The body of a 200 answer to GET path; anything else fails. */
+    String get(String path) throws IOException {
+      String request = "GET " + path + " HTTP/1.1\r\n" + "Host: " + uri.getHost() + "\r\nAuthorization: Bearer " + key
+          + "\r\n\r\n";
+      out.write(request.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      String status = line(in);
+      int length = -1;
+      for (String header = line(in); !header.isEmpty(); header = line(in)) {
+        if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) length = Integer.parseInt(header.substring(15).trim());
+      }
+      byte[] body = new byte[length];
+      in.readFully(body);
+      String text = new String(body, StandardCharsets.UTF_8);
+      if (!status.startsWith("HTTP/1.1 200")) throw new IllegalStateException(status + " for " + path + ": " + text);
+      return text;
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
     }
   }
 

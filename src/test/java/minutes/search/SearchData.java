@@ -57,7 +57,13 @@ final class SearchData {
   /** What {@link SearchApi} asks the index for q, without filters or time limit. */
   static List<SearchHit> search(SearchIndex index, java.sql.Connection c, minutes.keys.Principal p, String q, int limit)
       throws java.sql.SQLException, SearchUnavailable {
-    return index.search(c, OptionalLong.empty(), p, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, limit, () -> false);
+    return index.search(c, OptionalLong.empty(), p, request(SearchApi.query(q, index.analyzer()), SearchFilters.NONE, limit),
+        () -> false).data();
+  }
+
+  /** What GET /search asks for without the parameters of issue 32: the best {@code limit}. */
+  static SearchRequest request(SearchQuery q, SearchFilters filters, int limit) {
+    return new SearchRequest(q, filters, limit, 0, SearchRequest.Order.RANK, List.of(), 10, 0, false);
   }
 
   /** Imports what was added so far (and forgets it), as the import command would. */

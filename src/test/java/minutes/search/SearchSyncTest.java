@@ -79,8 +79,8 @@ class SearchSyncTest {
         // As a request whose key's statement read the data version (ApiKeys.resolve): an index
         // at that version skips the database, one behind it must still leave out what changed.
         List<String> knowingTheVersion = index.search(c, OptionalLong.of(Db.dataVersion(c)), p,
-            SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 100, () -> false)
-            .stream().map(SearchHit::meetingId).toList();
+            SearchData.request(SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 100), () -> false)
+            .data().stream().map(SearchHit::meetingId).toList();
         assertEquals(ids, knowingTheVersion, "the same answer with the data version known");
         return ids;
       } finally {
@@ -158,7 +158,7 @@ class SearchSyncTest {
         .importInto(store, dir);
     try (Connection c = db.read()) {
       assertEquals(List.of(SearchData.id("m5"), SearchData.id("m7")),
-          IndexBuilds.changedSince(c, seq).changed().stream().map(b -> b.utf8ToString()).toList());
+          minutes.store.ChangedSince.read(c, seq).changed());
       // Every search runs this lookup: a scan of change_log would cost in proportion to its whole history.
       assertTrue(plan(c, seq).contains(testStore.isPostgres() ? "change_log_pkey" : "SEARCH change_log USING INTEGER PRIMARY KEY"),
           plan(c, seq));
@@ -338,7 +338,7 @@ class SearchSyncTest {
   }
 
   /**
-   * How the database runs CHANGED_SINCE. PostgreSQL scans a table this small whatever its
+   * How the database runs ChangedSince.SQL. PostgreSQL scans a table this small whatever its
    * indexes, so there the question is whether the primary key can serve the range at all.
    */
   private String plan(Connection c, long seq) throws java.sql.SQLException {
@@ -348,7 +348,7 @@ class SearchSyncTest {
     }
     String explain = testStore.isPostgres() ? "EXPLAIN " : "EXPLAIN QUERY PLAN ";
     StringBuilder plan = new StringBuilder();
-    try (var ps = c.prepareStatement(explain + IndexBuilds.CHANGED_SINCE)) {
+    try (var ps = c.prepareStatement(explain + minutes.store.ChangedSince.SQL)) {
       ps.setLong(1, seq);
       try (var rs = ps.executeQuery()) {
         while (rs.next()) plan.append(rs.getString(testStore.isPostgres() ? 1 : 4)).append('\n');

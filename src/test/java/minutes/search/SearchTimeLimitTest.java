@@ -33,7 +33,8 @@ class SearchTimeLimitTest extends SearchFixture {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
-        return index.search(c, OptionalLong.empty(), acme, SearchApi.query(q, index.analyzer()), SearchFilters.NONE, 50, limit);
+        return index.search(c, OptionalLong.empty(), acme, SearchData.request(SearchApi.query(q, index.analyzer()),
+            SearchFilters.NONE, 50), limit).data();
       } finally {
         c.rollback();
       }
@@ -69,13 +70,13 @@ class SearchTimeLimitTest extends SearchFixture {
       try {
         s.setSimilarity(Generation.SIMILARITY);
         SearchQuery q = SearchApi.query("\"walrus the tusk\"", index.analyzer());
-        Hits expired = new Hits(s, index.analyzer(), () -> true);
-        SearchUnavailable e = assertThrows(SearchUnavailable.class,
-            () -> expired.find(split, acme, q, SearchFilters.NONE, List.of(), 50));
+        Hits expired = new Hits(s, index.analyzer(), () -> true, split, new Facets());
+        SearchRequest r = SearchData.request(q, SearchFilters.NONE, 50);
+        SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> expired.find(c, acme, r, List.of()));
         assertEquals(SearchUnavailable.Reason.TIMED_OUT, e.reason);
         assertEquals(1, split.splits(), "the search was split");
-        assertEquals(1, new Hits(s, index.analyzer(), () -> false).find(split, acme, q, SearchFilters.NONE, List.of(), 50)
-            .size());
+        assertEquals(1, new Hits(s, index.analyzer(), () -> false, split, new Facets()).find(c, acme, r, List.of())
+            .data().size());
       } finally {
         s.getIndexReader().close();
       }

@@ -106,7 +106,7 @@ class SnippetOracleTest {
       try (IndexWriter w = new IndexWriter(dir, config)) {
         for (Meeting m : meetings) {
           Document d = new IndexedMeeting(m.id, 1, List.of(), m.title, "zoom", null, "2026-01-01T00:00:00Z",
-              "2026-01-01T00:00:00Z", List.of(), m.minutes, m.transcript).toDocument();
+              "2026-01-01T00:00:00Z", List.of(), m.minutes, m.transcript, new byte[0]).toDocument();
           for (String field : List.of(IndexedMeeting.TITLE, IndexedMeeting.PROTOCOL, IndexedMeeting.TRANSCRIPT)) {
             // What the plain scan reads as one text is one value: pair terms and neighbour codes stop at a value's end.
             assertTrue(d.getFields(field).length <= 1, field + " is indexed as one value");
@@ -156,7 +156,9 @@ class SnippetOracleTest {
   private static List<SearchHit> hits(DirectoryReader reader, SplitSearch split, SearchQuery q) throws Exception {
     IndexSearcher s = new IndexSearcher(reader);
     s.setSimilarity(Generation.SIMILARITY);
-    return new Hits(s, ANALYZER, () -> false).find(split, WORKSPACE_KEY, q, SearchFilters.NONE, List.of(), 100);
+    // No database: a plain search reads none (companies and moments are not asked for).
+    return new Hits(s, ANALYZER, () -> false, split, new Facets()).find(null, WORKSPACE_KEY,
+        SearchData.request(q, SearchFilters.NONE, 100), List.of()).data();
   }
 
   /**

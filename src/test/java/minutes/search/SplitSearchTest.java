@@ -74,7 +74,7 @@ class SplitSearchTest {
           List<String> viewers = n % 3 == 0 ? List.of(ANN) : n % 3 == 1 ? List.of(ANN, "bob@acme.com") : List.of();
           ids.add(SearchData.id(m.name() + n));
           w.addDocument(new IndexedMeeting(ids.getLast(), n % 7 == 0 ? 2 : 1, viewers, m.name(), "zoom",
-              date, date, date, List.of(), m.summary(), transcript).toDocument());
+              date, date, date, List.of(), m.summary(), transcript, new byte[0]).toDocument());
           texts.add(SearchQuery.analyze(analyzer, transcript));
           n++;
         }
@@ -198,10 +198,10 @@ class SplitSearchTest {
     long cost = SplitSearch.positions(reader, phrase);
     List<String> expected = ranked(searcher.search(query(phrase), Hits.collector(50)));
     try (SplitSearch split = new SplitSearch(2, cost)) {
-      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
+      assertEquals(expected, ranked(split.searcher(searcher, phrase, 1).search(query(phrase), Hits.collector(50))));
       assertEquals(1, split.splits(), "a search reading the threshold's positions is split");
       assertEquals(ranked(searcher.search(query(words), Hits.collector(50))),
-          ranked(split.search(searcher, query(words), words, 1, 50)));
+          ranked(split.searcher(searcher, words, 1).search(query(words), Hits.collector(50))));
       assertEquals(1, split.splits(), "words alone are not");
 
       CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
@@ -214,18 +214,18 @@ class SplitSearchTest {
         }
       });
       busy.await();
-      assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
+      assertEquals(expected, ranked(split.searcher(searcher, phrase, 1).search(query(phrase), Hits.collector(50))));
       assertEquals(1, split.splits(), "not while the only helper is busy");
       release.countDown();
       long deadline = System.nanoTime() + 5_000_000_000L;
       while (split.splits() == 1 && System.nanoTime() < deadline) {
-        assertEquals(expected, ranked(split.search(searcher, query(phrase), phrase, 1, 50)));
+        assertEquals(expected, ranked(split.searcher(searcher, phrase, 1).search(query(phrase), Hits.collector(50))));
       }
       assertEquals(2, split.splits(), "split again once the helper is free");
     }
     try (SplitSearch cheaper = new SplitSearch(2, cost + 1); SplitSearch oneCore = new SplitSearch(1, 0)) {
-      assertEquals(expected, ranked(cheaper.search(searcher, query(phrase), phrase, 1, 50)));
-      assertEquals(expected, ranked(oneCore.search(searcher, query(phrase), phrase, 1, 50)));
+      assertEquals(expected, ranked(cheaper.searcher(searcher, phrase, 1).search(query(phrase), Hits.collector(50))));
+      assertEquals(expected, ranked(oneCore.searcher(searcher, phrase, 1).search(query(phrase), Hits.collector(50))));
       assertEquals(0, cheaper.splits() + oneCore.splits(), "below the threshold, or with one core: never split");
     }
   }

@@ -1,0 +1,177 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import minutes.store.WorkspaceCompanies;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.facet.FacetResult;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.LabelAndValue;
+import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Facet counts of GET /search (decisions.md, "Search for search-heavy clients"): for every
+ * meeting a search matches, not only its page, the meetings per platform, participant (lower-case
+ * email), month ({@code YYYY-MM} of coalesce(starts_at, created_at), UTC) and company. The first
+ * three are Lucene facet module counts over sorted-set doc values. Companies are not in the index,
+ * since their domains change without a reindex: each meeting's participant domains are, and a
+ * request maps them to the workspace's companies as they are now, counting a meeting once per
+ * company however many of its participants come from it. Thread-safe; one per {@link SearchIndex}.
+ */
+final class Facets {
+  static final String PLATFORM = "platform", COMPANY = "company", PARTICIPANT = "participant", MONTH = "month";
+  /** The facet names a request may ask for, in the order the API documents them. */
+  static final List<String> NAMES = List.of(PLATFORM, COMPANY, PARTICIPANT, MONTH);
+
+  private static final FacetsConfig CONFIG = new FacetsConfig();
+  private static final DateTimeFormatter MONTH_OF = DateTimeFormatter.ofPattern("uuuu-MM").withZone(ZoneOffset.UTC);
+
+  static {
+    CONFIG.setMultiValued(PARTICIPANT, true);
+  }
+
+  /**
+   * The facet module's view of the live reader's ordinals, built once per reader (it maps every
+   * segment's ordinals to global ones, milliseconds at 20,000 meetings) and kept until a search
+   * meets a newer reader.
+   */
+  private final AtomicReference<DefaultSortedSetDocValuesReaderState> state = new AtomicReference<>();
+
+  /** Adds a meeting's facet values to its document; {@link #build} turns them into doc values. */
+  static void add(Document d, String platform, List<IndexedMeeting.Participant> participants, Instant at) {
+    d.add(new SortedSetDocValuesFacetField(PLATFORM, platform));
+    d.add(new SortedSetDocValuesFacetField(MONTH, MONTH_OF.format(at)));
+    for (IndexedMeeting.Participant p : participants) {
+      if (p.email() != null) {
+        d.add(new SortedSetDocValuesFacetField(PARTICIPANT, SearchFilters.participantTerm(p.email())));
+      }
+      if (p.domain() != null) d.add(new SortedSetDocValuesField(IndexedMeeting.PARTICIPANT_DOMAIN, new BytesRef(p.domain())));
+    }
+  }
+
+  static Document build(Document d) {
+    try {
+      return CONFIG.build(d);
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // building facet fields reads no file
+    }
+  }
+
+  /**
+   * The counts of {@code names} over the matches in {@code matches}, at most {@code limit} values
+   * each: highest counts first, ties by value ascending; months newest first. {@code companies}:
+   * the workspace's companies, read only when {@code company} is asked for.
+   */
+  Map<String, List<?>> count(IndexReader reader, FacetsCollector matches, List<String> names, int limit,
+      List<WorkspaceCompanies.Company> companies) throws IOException {
+    Map<String, List<?>> out = new LinkedHashMap<>();
+    boolean none = matches.getMatchingDocs().stream().allMatch(m -> m.totalHits() == 0);
+    SortedSetDocValuesFacetCounts counts = null;
+    for (String name : names) {
+      if (none) {
+        out.put(name, List.of());
+      } else if (name.equals(COMPANY)) {
+        out.put(name, companies(matches, companies, limit));
+      } else {
+        if (counts == null) counts = new SortedSetDocValuesFacetCounts(state(reader), matches);
+        // Months by date: all of them (a few per year), the newest kept; the rest by count: the
+        // facet module's top values, whose ties it breaks by value, so only those are read.
+        out.put(name, name.equals(MONTH) ? values(counts.getAllChildren(name), true, limit)
+            : values(counts.getTopChildren(limit, name), false, limit));
+      }
+    }
+    return out;
+  }
+
+  private DefaultSortedSetDocValuesReaderState state(IndexReader reader) throws IOException {
+    DefaultSortedSetDocValuesReaderState s = state.get();
+    if (s == null || s.getReader() != reader) {
+      s = new DefaultSortedSetDocValuesReaderState(reader, CONFIG);
+      state.set(s);
+    }
+    return s;
+  }
+
+  /** A dimension's values with their counts, in the answer's order, at most {@code limit}. */
+  private static List<SearchHit.FacetCount> values(FacetResult all, boolean newestFirst, int limit) {
+    if (all == null) return List.of(); // no matching meeting has a value of this dimension
+    Comparator<LabelAndValue> order = newestFirst ? Comparator.comparing((LabelAndValue v) -> v.label).reversed()
+        : Comparator.comparingInt((LabelAndValue v) -> -v.value.intValue()).thenComparing(v -> v.label);
+    return Arrays.stream(all.labelValues).sorted(order).limit(limit)
+        .map(v -> new SearchHit.FacetCount(v.label, v.value.intValue())).toList();
+  }
+
+  /** Meetings per company: those with a participant in one of its domains, each counted once per company. */
+  private static List<SearchHit.CompanyCount> companies(FacetsCollector matches, List<WorkspaceCompanies.Company> companies,
+      int limit) throws IOException {
+    int[] count = new int[companies.size()];
+    int[] lastDoc = new int[companies.size()];
+    for (FacetsCollector.MatchingDocs m : matches.getMatchingDocs()) {
+      if (m.totalHits() == 0) continue;
+      SortedSetDocValues domains = DocValues.getSortedSet(m.context().reader(), IndexedMeeting.PARTICIPANT_DOMAIN);
+      int[][] byOrd = companiesByOrd(domains, companies);
+      if (byOrd == null) continue;
+      Arrays.fill(lastDoc, -1);
+      DocIdSetIterator docs = m.bits().iterator();
+      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+        if (!domains.advanceExact(doc)) continue;
+        for (int i = 0; i < domains.docValueCount(); i++) {
+          int[] of = byOrd[(int) domains.nextOrd()];
+          if (of == null) continue;
+          for (int c : of) {
+            if (lastDoc[c] != doc) {
+              lastDoc[c] = doc;
+              count[c]++;
+            }
+          }
+        }
+      }
+    }
+    List<SearchHit.CompanyCount> out = new ArrayList<>();
+    for (int c = 0; c < count.length; c++) {
+      if (count[c] > 0) out.add(new SearchHit.CompanyCount(companies.get(c).id(), companies.get(c).name(), count[c]));
+    }
+    out.sort(Comparator.comparingInt((SearchHit.CompanyCount v) -> -v.count()).thenComparing(SearchHit.CompanyCount::value));
+    return out.size() > limit ? out.subList(0, limit) : out;
+  }
+
+  /** For each domain ordinal of a segment, the companies (indexes into {@code companies}) it belongs to; null when none does. */
+  private static int[][] companiesByOrd(SortedSetDocValues domains, List<WorkspaceCompanies.Company> companies) throws IOException {
+    int[][] byOrd = null;
+    for (int c = 0; c < companies.size(); c++) {
+      for (String domain : companies.get(c).domains()) {
+        long ord = domains.lookupTerm(new BytesRef(domain));
+        if (ord < 0) continue;
+        if (byOrd == null) byOrd = new int[(int) domains.getValueCount()][];
+        int[] of = byOrd[(int) ord];
+        byOrd[(int) ord] = of == null ? new int[] {c} : append(of, c);
+      }
+    }
+    return byOrd;
+  }
+
+  private static int[] append(int[] a, int c) {
+    if (a[a.length - 1] == c) return a; // two domains of one company: counted once anyway
+    int[] out = Arrays.copyOf(a, a.length + 1);
+    out[a.length] = c;
+    return out;
+  }
+}

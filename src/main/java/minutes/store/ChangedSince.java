@@ -1,0 +1,44 @@
+package minutes.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a search needs of the database besides its index, read in one statement (each statement
+ * is a round trip to PostgreSQL): how far the change history is pruned, and the meetings changed
+ * after the index's change_log seq, each once. Immutable.
+ */
+public record ChangedSince(long prunedThrough, List<String> changed) {
+  /** An index at the data version: nothing changed after it, nothing pruned beyond it. */
+  public static final ChangedSince NOTHING = new ChangedSince(0, List.of());
+
+  // change_log unaliased, so that SQLite's query plan names it (SearchSyncTest).
+  public static final String SQL = "SELECT change_state.pruned_through, change_log.meeting_id FROM change_state"
+      + " LEFT JOIN change_log ON change_log.seq > ? WHERE change_state.id = 1";
+
+  /**
+   * Cheap, since seq is change_log's primary key and the range is usually empty. Not {@code
+   * SELECT DISTINCT}: SQLite answers that by scanning all of change_log through its meeting_id
+   * index, at a cost that grows with every import.
+   */
+  public static ChangedSince read(Connection c, long seq) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(SQL)) {
+      ps.setLong(1, seq);
+      try (ResultSet rs = ps.executeQuery()) {
+        long prunedThrough = 0;
+        Set<String> ids = new LinkedHashSet<>();
+        while (rs.next()) {
+          prunedThrough = rs.getLong(1);
+          String id = rs.getString(2);
+          if (id != null) ids.add(id);
+        }
+        return new ChangedSince(prunedThrough, List.copyOf(ids));
+      }
+    }
+  }
+}

@@ -1,0 +1,292 @@
+package minutes.search;
+
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import minutes.ApiServer;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+/**
+ * total, facets, date order, paging and moments of GET /search against a plain oracle, over
+ * generated meetings (a few made-up words in titles, minutes and transcript segments, dates
+ * that tie, participants of companies that share a domain, meetings seen by different people):
+ * for generated queries, keys, filters, orders and pages, on the real server. The oracle reads
+ * the generated data only: a meeting matches when one of its fields holds every word and
+ * phrase, a segment when it does.
+ */
+class SearchForClientsPropertyTest {
+  private static final String[] WORDS = {"alpha", "bravo", "delta", "echo", "golf", "hotel", "kilo", "lima"};
+  private static final String[] PLATFORMS = {"zoom", "teams", "meet", "upload"};
+  private static final String[] DAYS = {"2026-01-05T09:00:00Z", "2026-01-05T09:00:00Z", "2026-02-10T14:00:00Z",
+      "2026-03-31T23:59:59Z", "2026-04-01T00:00:00Z", "2025-12-24T08:00:00Z"};
+  /** Company id, name, domains: two companies share initech.de. */
+  private static final String[][] COMPANIES = {
+      {SearchData.id("gen company globex"), "Globex Gen", "globex.test"},
+      {SearchData.id("gen company initech"), "Initech Gen", "initech.test initech.de"},
+      {SearchData.id("gen company umbrella"), "Umbrella Gen", "initech.de umbrella.test"}};
+  /** The companies search-filters.ndjson gives the workspace, which count the generated meetings too. */
+  private static final String[][] FIXTURE_COMPANIES = {
+      {SearchFiltersTest.GLOBEX, "Globex", "globex.com"}, {SearchFiltersTest.INITECH, "Initech", "initech.com initech.de"},
+      {SearchFiltersTest.HOOLI, "Hooli", "hooli.com"}, {SearchFiltersTest.MOVING, "Moving Co", "nowhere.example"}};
+  private static final String[] EMAILS = {"ann@acme.com", "Bob@Acme.com", "hans@globex.test", "Ines@Initech.DE",
+      "jo@initech.test", "kim@umbrella.test", "lee@elsewhere.test", null};
+
+  /** A generated meeting as the oracle sees it. */
+  record Meeting(String id, String title, String platform, String at, List<String> emails, List<String> viewers,
+      String minutes, List<String> segments) {}
+
+  static final List<Meeting> GENERATED = generate(new Random(32));
+  static final ApiServer api = new ApiServer("/search-filters.ndjson", Map.of(), out -> {
+    ObjectMapper json = new ObjectMapper();
+    for (String[] c : COMPANIES) {
+      ObjectNode n = json.createObjectNode().put("kind", "company").put("workspace", "acme").put("id", c[0]).put("name", c[1]);
+      ArrayNode domains = n.putArray("domains");
+      for (String d : c[2].split(" ")) domains.add(d);
+      out.write(n + "\n");
+    }
+    for (Meeting m : GENERATED) out.write(line(json, m) + "\n");
+  });
+
+  @BeforeContainer
+  static void start() throws Exception {
+    api.beforeAll(null);
+  }
+
+  @AfterContainer
+  static void stop() throws Exception {
+    api.afterAll(null);
+  }
+
+  static List<Meeting> generate(Random r) {
+    List<Meeting> out = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      String platform = PLATFORMS[r.nextInt(PLATFORMS.length)];
+      List<String> emails = new ArrayList<>();
+      for (int k = r.nextInt(4); k > 0; k--) emails.add(EMAILS[r.nextInt(EMAILS.length)]);
+      List<String> viewers = new ArrayList<>();
+      if (r.nextBoolean()) viewers.add("ann@acme.com");
+      if (r.nextBoolean()) viewers.add("bob@acme.com");
+      List<String> segments = new ArrayList<>();
+      for (int k = r.nextInt(5); k > 0; k--) segments.add(words(r, 1 + r.nextInt(5)));
+      out.add(new Meeting(SearchData.id("generated " + i), words(r, 2), platform, DAYS[r.nextInt(DAYS.length)], emails,
+          viewers, r.nextInt(3) == 0 ? "" : words(r, 3 + r.nextInt(6)), segments));
+    }
+    return out;
+  }
+
+  static String words(Random r, int n) {
+    List<String> w = new ArrayList<>();
+    for (int i = 0; i < n; i++) w.add(WORDS[r.nextInt(WORDS.length)]);
+    return String.join(" ", w);
+  }
+
+  static ObjectNode line(ObjectMapper json, Meeting m) {
+    ObjectNode n = json.createObjectNode().put("kind", "meeting").put("workspace", "acme").put("id", m.id())
+        .put("title", m.title()).put("platform", m.platform()).put("source", m.platform().equals("upload") ? "upload" : "calendar")
+        .put("status", "ready").put("created_at", m.at());
+    if (!m.platform().equals("upload")) n.put("starts_at", m.at()); // an upload counts by created_at
+    m.viewers().forEach(n.putArray("visible_to")::add);
+    ArrayNode people = n.putArray("participants");
+    for (String e : m.emails()) people.addObject().put("display_name", "P").put("email", e).put("source", "calendar");
+    if (!m.minutes().isEmpty()) {
+      n.putArray("protocols").addObject().put("id", SearchData.id("minutes of " + m.id())).put("content_md", m.minutes())
+          .put("generated_at", m.at());
+    }
+    ArrayNode transcript = n.putArray("transcript");
+    for (int i = 0; i < m.segments().size(); i++) {
+      transcript.addObject().put("speaker_name", "Speaker " + i).put("start_ms", 1000L * i).put("text", m.segments().get(i));
+    }
+    return n;
+  }
+
+  /** A query: one to three clauses, each a word or a two-word phrase. */
+  record Query(List<List<String>> clauses) {
+    String text() {
+      return String.join(" ", clauses.stream().map(c -> c.size() == 1 ? c.get(0) : "\"" + String.join(" ", c) + "\"").toList());
+    }
+
+    /** Whether the text holds every clause (a phrase as consecutive words). */
+    boolean in(String text) {
+      List<String> tokens = List.of(text.split(" "));
+      return clauses.stream().allMatch(c -> Collections.indexOfSubList(tokens, c) >= 0);
+    }
+
+    boolean matches(Meeting m) {
+      return in(m.title()) || in(m.minutes()) || in(String.join(" ", m.segments()));
+    }
+  }
+
+  /** The filters and key of a request. */
+  record Asked(Query q, String key, String platform, String from, String to) {
+    String params() {
+      return "q=" + enc(q.text()) + (platform == null ? "" : "&platform=" + platform) + (from == null ? "" : "&from=" + from)
+          + (to == null ? "" : "&to=" + to);
+    }
+
+    List<Meeting> expected() {
+      return GENERATED.stream().filter(m -> key.equals(ALL) || m.viewers().contains(key.equals(ANN) ? "ann@acme.com" : "bob@acme.com"))
+          .filter(m -> platform == null || m.platform().equals(platform))
+          .filter(m -> from == null || m.at().compareTo(from) >= 0)
+          .filter(m -> to == null || m.at().compareTo(to) < 0)
+          .filter(q::matches).toList();
+    }
+  }
+
+  @Provide
+  Arbitrary<Asked> asked() {
+    Arbitrary<List<String>> clause = Arbitraries.of(WORDS).list().ofMinSize(1).ofMaxSize(2);
+    Arbitrary<Query> q = clause.list().ofMinSize(1).ofMaxSize(3).map(Query::new);
+    Arbitrary<String> day = Arbitraries.of(DAYS);
+    return Combinators.combine(q, Arbitraries.of(ALL, ANN, BOB), Arbitraries.of(PLATFORMS).injectNull(0.6),
+        day.injectNull(0.6), day.injectNull(0.6)).as(Asked::new);
+  }
+
+  @Property(tries = 60)
+  void totalAndFacetsCountTheMatchingVisibleMeetings(@ForAll("asked") Asked a,
+      @ForAll("facetLimits") int facetLimit) {
+    JsonNode body = get("/api/v1/search?" + a.params() + "&limit=1&facets=platform,company,participant,month&facet_limit="
+        + facetLimit, a.key());
+    List<Meeting> matching = a.expected();
+    assertEquals(matching.size(), body.get("total").asInt(), a.toString());
+    int limit = Math.max(1, Math.min(100, facetLimit));
+    JsonNode facets = body.get("facets");
+    assertEquals(counts(matching, m -> List.of(m.platform()), false, limit), facets.get("platform"), a.toString());
+    assertEquals(counts(matching, m -> m.emails().stream().filter(e -> e != null).map(e -> e.toLowerCase(Locale.ROOT)).toList(),
+        false, limit), facets.get("participant"), a.toString());
+    assertEquals(counts(matching, m -> List.of(m.at().substring(0, 7)), true, limit), facets.get("month"), a.toString());
+    assertEquals(companies(matching, limit), facets.get("company"), a.toString());
+  }
+
+  @Provide
+  Arbitrary<Integer> facetLimits() {
+    return Arbitraries.integers().between(-2, 120).edgeCases(e -> e.includeOnly(1, 100));
+  }
+
+  @Property(tries = 60)
+  void pagesOfEveryOrderJoinIntoTheWholeOrder(@ForAll("asked") Asked a, @ForAll("orders") String order,
+      @ForAll("pageSizes") int limit) {
+    List<String> whole = column(get("/api/v1/search?" + a.params() + "&limit=100&order=" + order, a.key()));
+    if (!order.equals("rank")) {
+      Comparator<Meeting> byTime = order.equals("starts_at") ? Comparator.comparing(Meeting::at)
+          : Comparator.comparing(Meeting::at).reversed();
+      assertEquals(a.expected().stream().sorted(byTime.thenComparing(Meeting::id)).map(Meeting::id).toList(), whole,
+          a.toString());
+    } else {
+      assertEquals(new TreeSet<>(a.expected().stream().map(Meeting::id).toList()), new TreeSet<>(whole), a.toString());
+    }
+    List<String> paged = new ArrayList<>();
+    for (int offset = 0; offset <= whole.size(); offset += limit) {
+      JsonNode page = get("/api/v1/search?" + a.params() + "&order=" + order + "&limit=" + limit + "&offset=" + offset, a.key());
+      assertEquals(whole.size(), page.get("total").asInt(), a.toString());
+      paged.addAll(column(page));
+    }
+    assertEquals(whole, paged, a + " by " + limit);
+  }
+
+  @Provide
+  Arbitrary<String> orders() {
+    return Arbitraries.of("rank", "starts_at", "-starts_at");
+  }
+
+  @Provide
+  Arbitrary<Integer> pageSizes() {
+    return Arbitraries.integers().between(1, 7);
+  }
+
+  @Property(tries = 40)
+  void momentsAreTheSegmentsThatHoldTheQueryAsTheTranscriptSearchFindsThem(@ForAll("asked") Asked a,
+      @ForAll("momentCounts") int moments) {
+    JsonNode hits = get("/api/v1/search?" + a.params() + "&limit=100&moments=" + moments, a.key()).get("data");
+    Map<String, Meeting> byId = new LinkedHashMap<>();
+    GENERATED.forEach(m -> byId.put(m.id(), m));
+    for (JsonNode hit : hits) {
+      Meeting m = byId.get(hit.get("meeting_id").asText());
+      List<Integer> segments = new ArrayList<>();
+      for (int i = 0; i < m.segments().size(); i++) if (a.q().in(m.segments().get(i))) segments.add(i);
+      assertEquals(segments.size(), hit.get("moments_total").asInt(), a + " in " + m);
+      List<Integer> shown = new ArrayList<>();
+      hit.get("moments").forEach(s -> shown.add(s.get("index").asInt()));
+      assertEquals(segments.subList(0, Math.min(moments, segments.size())), shown, a + " in " + m);
+      JsonNode inMeeting = get("/api/v1/meetings/" + m.id() + "/transcript/search?q=" + enc(a.q().text()), a.key()).get("data");
+      for (int i = 0; i < shown.size(); i++) assertEquals(inMeeting.get(i), hit.get("moments").get(i), a.toString());
+    }
+  }
+
+  @Provide
+  Arbitrary<Integer> momentCounts() {
+    return Arbitraries.integers().between(1, 10);
+  }
+
+  static JsonNode get(String pathAndQuery, String key) {
+    ApiServer.Response r = api.get(pathAndQuery, key);
+    assertEquals(200, r.status(), pathAndQuery + ": " + r.body());
+    return r.json();
+  }
+
+  static List<String> column(JsonNode body) {
+    return ApiServer.column(body, "meeting_id");
+  }
+
+  static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  /** Values with their counts of meetings: highest first, ties by value; or newest first; at most limit. */
+  static JsonNode counts(List<Meeting> matching, java.util.function.Function<Meeting, List<String>> values,
+      boolean newestFirst, int limit) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (Meeting m : matching) for (String v : new TreeSet<>(values.apply(m))) counts.merge(v, 1, Integer::sum);
+    List<Map.Entry<String, Integer>> sorted = new ArrayList<>(counts.entrySet());
+    sorted.sort(newestFirst ? Map.Entry.<String, Integer>comparingByKey().reversed()
+        : Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : sorted.subList(0, Math.min(limit, sorted.size()))) {
+      out.add(Map.of("value", e.getKey(), "count", e.getValue()));
+    }
+    return new ObjectMapper().valueToTree(out);
+  }
+
+  /** Companies with a participant of a matching meeting in one of their domains, each meeting counted once. */
+  static JsonNode companies(List<Meeting> matching, int limit) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String[] c : java.util.stream.Stream.concat(java.util.Arrays.stream(COMPANIES), java.util.Arrays.stream(FIXTURE_COMPANIES))
+        .toList()) {
+      List<String> domains = List.of(c[2].split(" "));
+      long n = matching.stream().filter(m -> m.emails().stream().anyMatch(e -> e != null
+          && domains.contains(e.substring(e.indexOf('@') + 1).toLowerCase(Locale.ROOT)))).count();
+      if (n == 0) continue;
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("value", c[0]);
+      row.put("name", c[1]);
+      row.put("count", (int) n);
+      out.add(row);
+    }
+    out.sort(Comparator.comparing((Map<String, Object> r) -> -(Integer) r.get("count")).thenComparing(r -> (String) r.get("value")));
+    return new ObjectMapper().valueToTree(out.subList(0, Math.min(limit, out.size())));
+  }
+}
