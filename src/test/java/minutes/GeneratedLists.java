@@ -108,9 +108,10 @@ public final class GeneratedLists {
   }
 
   /**
-   * An int in [from, to], small ones about as likely as large ones: uniform within one of a few
-   * ranges, drawn alike, whose bounds grow threefold from {@code from} (1-200: 1-7, 8-22, 23-66,
-   * 67-200), so that short pages are common and long ones occur.
+   * An int in [from, to], those near {@code from} about as likely as the rest: uniform within one
+   * of a few ranges, drawn alike, whose bounds grow threefold from {@code from} (1-200: 1-7, 8-22,
+   * 23-66, 67-200), so that short pages and the first characters of a class are common and the
+   * others occur. A range of 21 or fewer is drawn uniformly.
    */
   public static int smallMostly(Property.Case c, int from, int to) {
     List<Integer> bounds = new ArrayList<>(List.of(to + 1)); // each range's end (excluded), largest first
