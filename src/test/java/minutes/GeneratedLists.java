@@ -1,5 +1,7 @@
 package minutes;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -10,31 +12,28 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import minutes.http.Json;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.store.Db;
 import minutes.store.Importer;
 import minutes.store.Vocabulary;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.Lifespan;
-import net.jqwik.api.lifecycle.Store;
-import net.jqwik.api.statistics.Statistics;
 
 /**
  * Generated data sets and requests for the differential properties of the in-memory list orders
  * (issue 30): meetings with and without starts_at, tasks with and without due, two workspaces,
  * titles that fold, sort and match awkwardly (accents, ß, astral letters, LIKE's own characters),
  * viewers that differ in ASCII case and beyond it, and times and days on first/last-day
- * boundaries, drawn from small pools so that ties and range edges occur. Each data set is
- * imported into workspaces of its own in one database per test class ({@link Database}).
+ * boundaries, drawn from small pools so that ties and range edges occur. Each generator is a
+ * function of a {@link Property.Case}. Each data set is imported into workspaces of its own in
+ * one database per property ({@link Database}).
  */
 public final class GeneratedLists {
   private GeneratedLists() {}
@@ -64,33 +63,62 @@ public final class GeneratedLists {
 
   public record DataSet(List<Meeting> meetings) {}
 
-  public static Arbitrary<DataSet> dataSets() {
-    Arbitrary<Task> task = Combinators.combine(mostly(Arbitraries.of(DAYS)), Arbitraries.of(Vocabulary.VERDICTS),
-        Arbitraries.of(Vocabulary.TASK_STATUSES)).as(Task::new);
-    Arbitrary<String> titles = Arbitraries.of(TITLE_PARTS).list().ofMinSize(1).ofMaxSize(2).map(p -> String.join(" ", p));
-    Arbitrary<Tuple.Tuple2<List<String>, List<Task>>> viewersAndTasks = Combinators.combine(
-        Arbitraries.of(VIEWERS).list().ofMaxSize(3), task.list().ofMaxSize(5)).as(Tuple::of);
-    Arbitrary<Meeting> meeting = Combinators.combine(Arbitraries.integers().between(0, 1), titles,
-        Arbitraries.of(Vocabulary.PLATFORMS), Arbitraries.of(Vocabulary.MEETING_SOURCES),
-        Arbitraries.of(Vocabulary.MEETING_STATUSES), mostly(Arbitraries.of(TIMES)), Arbitraries.of(TIMES),
-        viewersAndTasks).as((workspace, title, platform, source, status, startsAt, createdAt, more) ->
-            new Meeting(workspace, title, platform, source, status, startsAt, createdAt, more.get1(), more.get2()));
-    return meeting.list().ofMinSize(10).ofMaxSize(40).map(DataSet::new);
+  /** A data set of 10 to 10 + {@code c.size()} meetings (size 30 at most: the first cases have 10). */
+  public static DataSet dataSet(Property.Case c) {
+    List<Meeting> meetings = new ArrayList<>();
+    for (int n = c.between(10, 10 + c.size()); n > 0; n--) meetings.add(meeting(c));
+    return new DataSet(meetings);
+  }
+
+  private static Meeting meeting(Property.Case c) {
+    int workspace = c.between(0, 1);
+    List<String> titleParts = new ArrayList<>();
+    for (int n = c.between(1, 2); n > 0; n--) titleParts.add(c.pick(TITLE_PARTS));
+    String platform = c.pick(Vocabulary.PLATFORMS), source = c.pick(Vocabulary.MEETING_SOURCES);
+    String status = c.pick(Vocabulary.MEETING_STATUSES);
+    Optional<String> startsAt = mostly(c, x -> x.pick(TIMES));
+    String createdAt = c.pick(TIMES);
+    List<String> viewers = new ArrayList<>();
+    for (int n = c.between(0, 3); n > 0; n--) viewers.add(c.pick(VIEWERS));
+    List<Task> tasks = new ArrayList<>();
+    for (int n = c.between(0, 5); n > 0; n--) {
+      tasks.add(new Task(mostly(c, x -> x.pick(DAYS)), c.pick(Vocabulary.VERDICTS), c.pick(Vocabulary.TASK_STATUSES)));
+    }
+    return new Meeting(workspace, String.join(" ", titleParts), platform, source, status, startsAt, createdAt, viewers,
+        tasks);
   }
 
   /** Present three times in four: most tasks have a due day, most meetings a start. */
-  public static <T> Arbitrary<Optional<T>> mostly(Arbitrary<T> value) {
-    return Arbitraries.frequencyOf(Tuple.of(3, value.map(Optional::of)), Tuple.of(1, Arbitraries.just(Optional.<T>empty())));
+  public static <T> Optional<T> mostly(Property.Case c, Function<Property.Case, T> value) {
+    return c.nextInt(4) < 3 ? Optional.of(value.apply(c)) : Optional.empty();
   }
 
   /** Present once in three: a filter most requests leave out, so that enough answers have rows. */
-  public static <T> Arbitrary<Optional<T>> sometimes(Arbitrary<T> value) {
-    return Arbitraries.frequencyOf(Tuple.of(1, value.map(Optional::of)), Tuple.of(2, Arbitraries.just(Optional.<T>empty())));
+  public static <T> Optional<T> sometimes(Property.Case c, Function<Property.Case, T> value) {
+    return c.nextInt(3) == 0 ? Optional.of(value.apply(c)) : Optional.empty();
   }
 
-  /** Present once in five: a filter that narrows much (one value of several), so that answers keep rows. */
-  public static <T> Arbitrary<Optional<T>> rarely(Arbitrary<T> value) {
-    return Arbitraries.frequencyOf(Tuple.of(1, value.map(Optional::of)), Tuple.of(4, Arbitraries.just(Optional.<T>empty())));
+  /** An index into {@code weights}, each drawn as often as its weight says. */
+  public static int weighted(Property.Case c, int... weights) {
+    int r = c.nextInt(IntStream.of(weights).sum());
+    for (int i = 0; ; i++) {
+      r -= weights[i];
+      if (r < 0) return i;
+    }
+  }
+
+  /**
+   * An int in [from, to], those near {@code from} about as likely as the rest: uniform within one
+   * of a few ranges, drawn alike, whose bounds grow threefold from {@code from} (1-200: 1-7, 8-22,
+   * 23-66, 67-200), so that short pages and the first characters of a class are common and the
+   * others occur. A range of 21 or fewer is drawn uniformly.
+   */
+  public static int smallMostly(Property.Case c, int from, int to) {
+    List<Integer> bounds = new ArrayList<>(List.of(to + 1)); // each range's end (excluded), largest first
+    for (int range = to - from; range > 20; range /= 3) bounds.add(from + range / 3);
+    bounds.add(from);
+    int i = c.nextInt(bounds.size() - 1);
+    return c.between(bounds.get(i + 1), bounds.get(i) - 1);
   }
 
   /** Where a page starts, relative to the total the oracle reports: at 0, at a fixed place, or around the end. */
@@ -109,12 +137,14 @@ public final class GeneratedLists {
     }
   }
 
-  public static Arbitrary<Paging> pagings(int maxLimit) {
-    Arbitrary<Integer> limit = Arbitraries.oneOf(Arbitraries.just(1), Arbitraries.just(maxLimit),
-        Arbitraries.integers().between(1, maxLimit));
-    Arbitrary<OffsetAt> at = Arbitraries.frequency(Tuple.of(4, OffsetAt.START), Tuple.of(2, OffsetAt.FIXED),
-        Tuple.of(2, OffsetAt.LAST_ROW), Tuple.of(1, OffsetAt.END), Tuple.of(1, OffsetAt.PAST_END));
-    return Combinators.combine(limit, at, Arbitraries.integers().between(0, 20)).as(Paging::new);
+  public static Paging paging(Property.Case c, int maxLimit) {
+    int limit = switch (c.nextInt(3)) {
+      case 0 -> 1;
+      case 1 -> maxLimit;
+      default -> smallMostly(c, 1, maxLimit);
+    };
+    OffsetAt at = OffsetAt.values()[weighted(c, 4, 2, 2, 1, 1)];
+    return new Paging(limit, at, c.between(0, 20));
   }
 
   /** Which key asks: a workspace's own, a personal one (any user spelling, nobody's too), or one of a workspace without data. */
@@ -124,11 +154,9 @@ public final class GeneratedLists {
   public record KeyPick(KeyKind kind, int workspace, int user) {}
 
   /** Workspace keys most often: their answers have the most rows. */
-  public static Arbitrary<KeyPick> keys() {
-    Arbitrary<KeyKind> kind = Arbitraries.frequency(Tuple.of(5, KeyKind.WORKSPACE), Tuple.of(4, KeyKind.PERSONAL),
-        Tuple.of(1, KeyKind.EMPTY_WORKSPACE));
-    return Combinators.combine(kind, Arbitraries.integers().between(0, 1),
-        Arbitraries.integers().between(0, KEY_USERS.size() - 1)).as(KeyPick::new);
+  public static KeyPick key(Property.Case c) {
+    KeyKind kind = KeyKind.values()[weighted(c, 5, 4, 1)];
+    return new KeyPick(kind, c.between(0, 1), c.between(0, KEY_USERS.size() - 1));
   }
 
   /** A data set as imported: the ids of its meetings in data-set order and the keys that may ask. */
@@ -149,11 +177,12 @@ public final class GeneratedLists {
     }
   }
 
-  /** Counts one comparison of a page with its oracle's for {@link #requireRowsAndCorners}. */
-  public static void classify(long total, int offset, boolean pageHasRows) {
-    Statistics.label("selected").collect(total == 0 ? "nothing" : "some");
-    Statistics.label("page").collect(pageHasRows ? "rows" : "empty");
-    Statistics.label("offset").collect(offset < total ? "inside" : offset == total ? "at the total" : "past the total");
+  /** Counts one comparison of a page with its oracle's in {@code met}, for {@link #requireRowsAndCorners}. */
+  public static void classify(Map<String, Integer> met, long total, int offset, boolean pageHasRows) {
+    met.merge(total == 0 ? "selected nothing" : "selected some", 1, Integer::sum);
+    met.merge(pageHasRows ? "page rows" : "page empty", 1, Integer::sum);
+    met.merge(offset < total ? "offset inside" : offset == total ? "offset at the total" : "offset past the total", 1,
+        Integer::sum);
   }
 
   /**
@@ -161,36 +190,32 @@ public final class GeneratedLists {
    * total must occur. Typical runs: 35-45 % select some, 20-30 % have rows on the page; the
    * bounds leave room.
    */
-  public static void requireRowsAndCorners() {
-    Statistics.label("selected").coverage(check -> check.check("some").percentage(p -> p >= 25));
-    Statistics.label("page").coverage(check -> check.check("rows").percentage(p -> p >= 15));
-    Statistics.label("offset").coverage(check -> check.check("past the total").count(n -> n >= 10));
+  public static void requireRowsAndCorners(Map<String, Integer> met) {
+    assertTrue(percent(met, "selected some", "selected nothing") >= 25, "a quarter select some: " + met);
+    assertTrue(percent(met, "page rows", "page empty") >= 15, "15 % have rows on the page: " + met);
+    assertTrue(met.getOrDefault("offset past the total", 0) >= 10, "offsets past the total: " + met);
+  }
+
+  /** How often {@code key} was met, in percent of it and {@code other} together. */
+  private static double percent(Map<String, Integer> met, String key, String other) {
+    int n = met.getOrDefault(key, 0), all = n + met.getOrDefault(other, 0);
+    return all == 0 ? 0 : 100.0 * n / all;
   }
 
   /**
-   * One database per property on the run's store, into which each try's data set is imported
+   * One database per property on the run's store, into which each case's data set is imported
    * under workspaces of its own (new ones per data set: the orders are per workspace, so earlier
    * data sets only add other workspaces' rows). Not thread-safe.
    */
-  public static final class Database implements Store.CloseOnReset {
+  public static final class Database implements AutoCloseable {
     private static final AtomicLong NEXT = new AtomicLong();
     private final Path dir;
     private final TestStore store;
     private final Db db;
     private final long emptyWorkspace;
 
-    /** The running property's database: opened at its first try, closed after its last (jqwik's store). */
-    public static Database ofProperty() {
-      return Store.getOrCreate(Database.class, Lifespan.PROPERTY, () -> {
-        try {
-          return new Database();
-        } catch (IOException | SQLException e) {
-          throw new IllegalStateException("cannot open the test database", e);
-        }
-      }).get();
-    }
-
-    private Database() throws IOException, SQLException {
+    /** Opens the database for one property; closing it removes it. */
+    public Database() throws IOException, SQLException {
       dir = Files.createTempDirectory("minutes-props-");
       store = TestStore.create(dir);
       importLines(List.of(workspaceLine("empty")));

@@ -2,15 +2,11 @@ package minutes.formats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.LongRange;
+import minutes.Property;
+import org.junit.jupiter.api.Test;
 
 /** The hand-written cue time reader against a regular expression that states the two formats. */
 class TimestampsTest {
@@ -26,39 +22,77 @@ class TimestampsTest {
     return ((hours * 60 + minutes) * 60 + seconds) * 1000 + Long.parseLong(m.group(4));
   }
 
-  @Property(tries = 3000)
-  void readsWhatTheOracleReads(@ForAll("nearlyTimes") String s) {
-    for (char fraction : new char[] {'.', ','}) {
-      for (boolean hoursOptional : new boolean[] {true, false}) {
-        assertEquals(oracle(s, fraction, hoursOptional), Timestamps.parse(s, fraction, hoursOptional),
-            "'" + s + "' " + fraction + " " + hoursOptional);
+  // 3000 strings; the first are the shortest (size 0: empty fields and noise, separators alone).
+  @Test
+  void readsWhatTheOracleReads() {
+    Property.forAll("Timestamps.parse reads what the oracle reads", 3000, 16, c -> {
+      String s = nearlyTime(c);
+      for (char fraction : new char[] {'.', ','}) {
+        for (boolean hoursOptional : new boolean[] {true, false}) {
+          assertEquals(oracle(s, fraction, hoursOptional), Timestamps.parse(s, fraction, hoursOptional),
+              "'" + s + "' " + fraction + " " + hoursOptional);
+        }
       }
-    }
+    });
   }
 
-  @Property
-  void readsBackWhatItWrites(@ForAll @LongRange(min = 0, max = 999L * 3_600_000 + 3_599_999) long ms) {
+  /** The largest time of at most three hour digits: 999:59:59.999. */
+  private static final long MAX_MS = 999L * 3_600_000 + 3_599_999;
+
+  // The corners of [0, MAX_MS] in every run, then 1000 times of every magnitude.
+  @Test
+  void readsBackWhatItWrites() {
+    for (long ms : List.of(0L, 1L, 2L, MAX_MS)) readsBack(ms);
+    Property.forAll("Timestamps.parse reads back what Timestamps.format writes", 1000, 0, c -> readsBack(ms(c)));
+  }
+
+  private static void readsBack(long ms) {
     StringBuilder vtt = new StringBuilder(), srt = new StringBuilder();
     Timestamps.format(ms, '.', vtt);
     Timestamps.format(ms, ',', srt);
-    assertEquals(ms, Timestamps.parse(vtt.toString(), '.', true));
-    assertEquals(ms, Timestamps.parse(srt.toString(), ',', false));
-    assertEquals(oracle(vtt.toString(), '.', true), ms);
+    assertEquals(ms, Timestamps.parse(vtt.toString(), '.', true), vtt.toString());
+    assertEquals(ms, Timestamps.parse(srt.toString(), ',', false), srt.toString());
+    assertEquals(oracle(vtt.toString(), '.', true), ms, vtt.toString());
   }
 
   /**
-   * Strings close to times: well-formed ones with fields out of range or missing, the wrong
-   * separators and lengths, and the empty string, so that most branches see both answers.
+   * A time in [0, MAX_MS] of a magnitude drawn first (below 10 ms, 100 ms, ... 10^10 ms, alike),
+   * so that times under a second, a minute and an hour are as common as those of many hours.
    */
-  @Provide
-  Arbitrary<String> nearlyTimes() {
-    Arbitrary<String> field = Arbitraries.strings().withChars("0123456789").ofMinLength(0).ofMaxLength(3);
-    Arbitrary<String> separator = Arbitraries.of(":", ".", ",", "", "x");
-    Arbitrary<String> shaped = Combinators.combine(field, separator, field, separator, field, separator, field)
-        .as((a, s1, b, s2, c, s3, d) -> a + s1 + b + s2 + c + s3 + d);
-    Arbitrary<String> noise = Arbitraries.strings().withChars("0123456789:.,- ").ofMaxLength(16);
-    Arbitrary<String> edges = Arbitraries.of("", "00:00.000", "59:59.999", "60:00.000", "00:60.000", "0:00:00.000",
-        "123456789:00:00.000", "1234567890:00:00.000", ":00:00.000", "00:00:00.00", "00:00:00.0000", "00:00:00,000");
-    return Arbitraries.oneOf(shaped, noise, edges);
+  private static long ms(Property.Case c) {
+    long below = Math.min(MAX_MS + 1, (long) Math.pow(10, c.between(1, 10)));
+    return (long) (c.random().nextDouble() * below);
+  }
+
+  /** Wrong ones among the right separators. */
+  private static final List<String> SEPARATORS = List.of(":", ".", ",", "", "x");
+
+  /** Well-formed times, fields out of range, hours too long, fields missing, the wrong fraction's length and mark. */
+  private static final List<String> EDGES = List.of("", "00:00.000", "59:59.999", "60:00.000", "00:60.000",
+      "0:00:00.000", "123456789:00:00.000", "1234567890:00:00.000", ":00:00.000", "00:00:00.00", "00:00:00.0000",
+      "00:00:00,000");
+
+  /**
+   * Strings close to times (one in three of each kind): four fields of 0-3 digits with
+   * separators between, right or wrong; noise of digits, separators, '-' and blanks; and
+   * {@link #EDGES}, so that most branches see both answers. Fields and noise grow with the
+   * case's size (at most 3 and 16 characters).
+   */
+  private static String nearlyTime(Property.Case c) {
+    return switch (c.nextInt(3)) {
+      case 0 -> field(c) + c.pick(SEPARATORS) + field(c) + c.pick(SEPARATORS) + field(c) + c.pick(SEPARATORS) + field(c);
+      case 1 -> chars(c, "0123456789:.,- ", c.between(0, c.size()));
+      default -> c.pick(EDGES);
+    };
+  }
+
+  private static String field(Property.Case c) {
+    return chars(c, "0123456789", c.between(0, Math.min(3, c.size())));
+  }
+
+  private static String chars(Property.Case c, String from, int length) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < length; i++) s.append(from.charAt(c.nextInt(from.length())));
+    return s.toString();
   }
 }

@@ -1,17 +1,23 @@
 package minutes.meetings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import minutes.GeneratedLists;
 import minutes.GeneratedLists.DataSet;
 import minutes.GeneratedLists.Imported;
 import minutes.GeneratedLists.KeyPick;
 import minutes.GeneratedLists.Paging;
+import minutes.Property;
 import minutes.http.Pagination;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
@@ -20,18 +26,7 @@ import minutes.store.RawJson;
 import minutes.store.Times;
 import minutes.store.Totals;
 import minutes.store.Vocabulary;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.Tuple.Tuple2;
-import net.jqwik.api.Tuple.Tuple3;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * The in-memory meeting order (the fast path of GET /meetings) against the SQL answer (its
@@ -44,44 +39,54 @@ import net.jqwik.api.statistics.Statistics;
  */
 class MeetingOrderPropertyTest {
   /** A request of the list, as MeetingsApi hands it on: {@code q} as typed, bounds in the stored form. */
-  record Request(KeyPick key, Tuple2<Optional<String>, Optional<String>> fromTo, Optional<String> q,
-      Tuple3<Optional<String>, Optional<String>, Optional<String>> statusPlatformSource, MeetingsApi.Order order,
-      boolean descending, Paging paging) {
+  record Request(KeyPick key, Optional<String> from, Optional<String> to, Optional<String> q, Optional<String> status,
+      Optional<String> platform, Optional<String> source, MeetingsApi.Order order, boolean descending, Paging paging) {
     MeetingOrder.Query query() {
-      return new MeetingOrder.Query(fromTo.get1(), fromTo.get2(), q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
-          statusPlatformSource.get1(), statusPlatformSource.get2(), statusPlatformSource.get3(), order, descending);
+      return new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold), status,
+          platform, source, order, descending);
     }
   }
 
   // 10 data sets x 40 requests: 400 comparisons, 4-8 s depending on the store.
-  @Property(tries = 10)
-  void theOrderAnswersEveryRequestAsSqlDoes(@ForAll("dataSets") DataSet data,
-      @ForAll @Size(40) List<@From("requests") Request> requests) throws Exception {
-    GeneratedLists.Database database = GeneratedLists.Database.ofProperty();
+  @Test
+  void theOrderAnswersEveryRequestAsSqlDoes() throws Exception {
+    Map<String, Integer> met = new TreeMap<>();
+    try (GeneratedLists.Database database = new GeneratedLists.Database()) {
+      Property.forAll("the meeting order answers every request as SQL does", 10, 30, c -> check(database, c, met));
+    }
+    System.out.println("MeetingOrderPropertyTest met " + met);
+    GeneratedLists.requireRowsAndCorners(met);
+    assertTrue(met.getOrDefault("range inverted", 0) >= 10, "inverted ranges: " + met);
+    assertTrue(met.getOrDefault("q matches", 0) >= 10, "q that matches: " + met);
+  }
+
+  /** One case: a generated data set, and 40 generated requests compared with SQL's answers. */
+  private static void check(GeneratedLists.Database database, Property.Case c, Map<String, Integer> met)
+      throws Exception {
+    DataSet data = GeneratedLists.dataSet(c);
+    List<Request> requests = new ArrayList<>();
+    for (int i = 0; i < 40; i++) requests.add(request(c));
     Imported imported = database.load(data, Scope.MEETINGS_READ);
-    try (MeetingOrder order = new MeetingOrder(database.db()); Connection c = database.db().read()) {
+    try (MeetingOrder order = new MeetingOrder(database.db()); Connection conn = database.db().read()) {
       order.buildNow();
-      long version = Db.dataVersion(c);
+      long version = Db.dataVersion(conn);
       MeetingsApi sql = new MeetingsApi(order, new Totals());
       for (Request r : requests) {
         Principal who = imported.key(r.key());
         MeetingOrder.Query q = r.query();
-        long total = sql.fromSql(c, Optional.of(version), who, q, 0, 1).pagination().total();
+        long total = sql.fromSql(conn, Optional.of(version), who, q, 0, 1).pagination().total();
         int offset = r.paging().offset(total), limit = r.paging().limit();
         Pagination.Page<RawJson> fast = order.page(version, who, q, offset, limit)
             .orElseThrow(() -> new AssertionError("the order was built for version " + version + " but not used"));
-        Pagination.Page<RawJson> expected = sql.fromSql(c, Optional.of(version), who, q, offset, limit);
+        Pagination.Page<RawJson> expected = sql.fromSql(conn, Optional.of(version), who, q, offset, limit);
         String request = who + " " + q + " offset " + offset + " limit " + limit;
         assertEquals(expected.pagination(), fast.pagination(), request);
         assertEquals(expected.data(), fast.data(), request);
-        GeneratedLists.classify(total, offset, !expected.data().isEmpty());
-        Statistics.label("range").collect(range(q));
-        Statistics.label("q").collect(q.titleContains().isEmpty() ? "none" : total > 0 ? "matches" : "matches nothing");
+        GeneratedLists.classify(met, total, offset, !expected.data().isEmpty());
+        met.merge("range " + range(q), 1, Integer::sum);
+        met.merge(q.titleContains().isEmpty() ? "q none" : total > 0 ? "q matches" : "q matches nothing", 1, Integer::sum);
       }
     }
-    GeneratedLists.requireRowsAndCorners();
-    Statistics.label("range").coverage(check -> check.check("inverted").count(n -> n >= 10));
-    Statistics.label("q").coverage(check -> check.check("matches").count(n -> n >= 10));
   }
 
   private static String range(MeetingOrder.Query q) {
@@ -90,45 +95,36 @@ class MeetingOrderPropertyTest {
     return q.from().get().compareTo(q.to().get()) > 0 ? "inverted" : q.from().equals(q.to()) ? "empty" : "both";
   }
 
-  @Provide
-  Arbitrary<DataSet> dataSets() {
-    return GeneratedLists.dataSets();
+  /** A request; the corners (empty, one-sided and inverted ranges, q matching nothing) are in the pools. */
+  static Request request(Property.Case c) {
+    KeyPick key = GeneratedLists.key(c);
+    Optional<String> from = GeneratedLists.sometimes(c, MeetingOrderPropertyTest::bound);
+    Optional<String> to = GeneratedLists.sometimes(c, MeetingOrderPropertyTest::bound);
+    Optional<String> q = GeneratedLists.sometimes(c, MeetingOrderPropertyTest::titleSearch);
+    Optional<String> status = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.MEETING_STATUSES));
+    Optional<String> platform = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.PLATFORMS));
+    Optional<String> source = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.MEETING_SOURCES));
+    MeetingsApi.Order order = c.pick(List.of(MeetingsApi.Order.values()));
+    return new Request(key, from, to, q, status, platform, source, order, c.chance(0.5), GeneratedLists.paging(c, 200));
   }
 
-  @Provide
-  Arbitrary<Request> requests() {
-    Arbitrary<Tuple2<Optional<String>, Optional<String>>> fromTo = Combinators.combine(
-        GeneratedLists.sometimes(bounds()), GeneratedLists.sometimes(bounds())).as(Tuple::of);
-    Arbitrary<Tuple3<Optional<String>, Optional<String>, Optional<String>>> filters = Combinators.combine(
-        GeneratedLists.sometimes(Arbitraries.of(Vocabulary.MEETING_STATUSES)),
-        GeneratedLists.sometimes(Arbitraries.of(Vocabulary.PLATFORMS)),
-        GeneratedLists.sometimes(Arbitraries.of(Vocabulary.MEETING_SOURCES))).as(Tuple::of);
-    return Combinators.combine(GeneratedLists.keys(), fromTo, GeneratedLists.sometimes(titleSearches()), filters,
-            Arbitraries.of(MeetingsApi.Order.class), Arbitraries.of(true, false), GeneratedLists.pagings(200))
-        .as(Request::new)
-        // The corners are in the pools already; jqwik's own edge cases, mixed into the list, made most requests alike.
-        .withoutEdgeCases();
+  /** The data's times or the seconds next to them (two in three), or the starts of days around them, as Params gives them on. */
+  private static String bound(Property.Case c) {
+    if (c.nextInt(3) == 2) return Times.startOfDay(LocalDate.parse(c.pick(GeneratedLists.DAYS)));
+    return Times.format(Instant.parse(c.pick(GeneratedLists.TIMES)).plusSeconds(c.between(-1, 1)));
   }
 
-  /** The data's times, the seconds next to them, and the starts of days around them, as Params gives them on. */
-  private static Arbitrary<String> bounds() {
-    Arbitrary<String> nearTimes = Combinators.combine(Arbitraries.of(GeneratedLists.TIMES), Arbitraries.integers().between(-1, 1))
-        .as((t, shift) -> Times.format(Instant.parse(t).plusSeconds(shift)));
-    Arbitrary<String> days = Arbitraries.of(GeneratedLists.DAYS).map(d -> Times.startOfDay(LocalDate.parse(d)));
-    return Arbitraries.oneOf(nearTimes, nearTimes, days);
-  }
+  /** LIKE's wildcards, blanks around, folding variants and text no title holds. */
+  private static final List<String> SEARCHES = List.of("%", "_", "\\", "100%", "b_r", "  sync  ", " ", "ss", "ß",
+      "e\u0301", "é", "\uD83D\uDE80", "no such title");
 
-  /** Pieces of the titles, in their own case or another, LIKE's wildcards, blanks around, and text no title holds. */
-  private static Arbitrary<String> titleSearches() {
-    Arbitrary<String> piece = Combinators.combine(Arbitraries.of(GeneratedLists.TITLE_PARTS),
-        Arbitraries.integers().between(0, 20), Arbitraries.integers().between(1, 6), Arbitraries.of(true, false))
-        .as((title, start, length, upper) -> {
-          int[] points = title.codePoints().toArray();
-          int from = Math.min(start, points.length - 1), to = Math.min(points.length, from + length);
-          String cut = new String(points, from, to - from);
-          return upper ? cut.toUpperCase(java.util.Locale.ROOT) : cut;
-        });
-    return Arbitraries.oneOf(piece, piece, piece, Arbitraries.of("%", "_", "\\", "100%", "b_r", "  sync  ", " ", "ss", "ß",
-        "e\u0301", "é", "\uD83D\uDE80", "no such title"));
+  /** Pieces of the titles, in their own case or upper case (three in four), or one of {@link #SEARCHES}. */
+  private static String titleSearch(Property.Case c) {
+    if (c.nextInt(4) == 3) return c.pick(SEARCHES);
+    int[] points = c.pick(GeneratedLists.TITLE_PARTS).codePoints().toArray();
+    int start = c.between(0, 20), length = c.between(1, 6);
+    int from = Math.min(start, points.length - 1), to = Math.min(points.length, from + length);
+    String cut = new String(points, from, to - from);
+    return c.chance(0.5) ? cut.toUpperCase(Locale.ROOT) : cut;
   }
 }
