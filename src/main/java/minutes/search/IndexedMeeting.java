@@ -23,7 +23,7 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * One meeting as the index holds it: read from SQLite, turned into one Lucene document.
+ * One meeting as the index holds it: read from the database, turned into one Lucene document.
  * The short display values live in doc values, so that answering never decompresses the
  * stored block that holds a 100 KB transcript; only the two long texts are stored (for
  * snippets, in chunks: {@link StoredText}), with offsets in the postings so that snippets
@@ -32,6 +32,14 @@ import org.apache.lucene.util.BytesRef;
 record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
     String transcript) {
+
+  /**
+   * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
+   * changes (these fields, {@link #INDEX_ORDER}, {@link StoredText}, {@link DirectStoredFields}).
+   * 14: stored fields read in place; 13: documents in workspace order; 12: platform,
+   * participants and time for the filters.
+   */
+  static final String LAYOUT = "14";
 
   static final String ID = "id";
   /** The workspace id as a term (the filter every search has) and as doc values ({@link #INDEX_ORDER}). */
