@@ -27,8 +27,10 @@ import org.apache.lucene.index.SegmentReader;
  * 20 GB read before the first search otherwise. Also says which failures mean damage that a
  * rebuild repairs ({@link #damaged}). Not thread-safe; one generation's writer thread uses it.
  *
- * <p>Risk named: the files of a segment come from {@link SegmentReader#getSegmentInfo()}, which
- * Lucene marks experimental; CheckedFilesTest pins that they are exactly the commit's files.
+ * <p>Risk: the files of a segment come from {@link SegmentReader#getSegmentInfo()} (SegmentReader
+ * is @lucene.experimental), and a segment's checksums are read by LeafReader.checkIntegrity
+ * (@lucene.internal); CheckedFilesTest pins that the files are exactly the commit's and that a
+ * damaged one is found.
  */
 final class CheckedFiles {
   static final String NAME = "minutes-checked";

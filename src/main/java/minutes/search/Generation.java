@@ -36,6 +36,8 @@ final class Generation implements Closeable {
     this.dir = dir;
     this.writer = writer;
     this.seq = Long.parseLong(commitData(writer, SEQ, "0"));
+    // Risk: SearcherManager and SearcherFactory are @lucene.experimental (Lucene's near-real-time
+    // searcher lifecycle for 15 years); SearchSyncTest pins that commits become visible.
     this.searchers = new SearcherManager(writer, new SearcherFactory() {
       @Override
       public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
@@ -84,6 +86,8 @@ final class Generation implements Closeable {
           .setUseCompoundFile(false)
           .setCommitOnClose(false) // a commit always carries its seq; never one without
           .setIndexSort(IndexedMeeting.INDEX_ORDER);
+      // Risk: TieredMergePolicy is @lucene.experimental (and Lucene's default policy); ErasureTest
+      // pins that deleted text is merged away.
       TieredMergePolicy mp = new TieredMergePolicy();
       mp.setNoCFSRatio(0);
       // eraseDeleted merges away every segment that holds a deleted document, not only those

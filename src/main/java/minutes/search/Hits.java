@@ -167,6 +167,7 @@ final class Hits {
   }
 
   private Weight weight(Query q) throws IOException {
+    // Risk: IndexSearcher.createWeight is @lucene.experimental; every search test goes through it.
     return searcher.createWeight(searcher.rewrite(q), ScoreMode.COMPLETE, 1f);
   }
 
@@ -178,6 +179,7 @@ final class Hits {
    */
   private static boolean at(Scorer scorer, int doc) throws IOException {
     if (scorer == null) return false;
+    // Risk: TwoPhaseIterator is @lucene.experimental; SearchIndexTest's phrase searches pin this check.
     TwoPhaseIterator phrase = scorer.twoPhaseIterator();
     DocIdSetIterator candidates = phrase == null ? scorer.iterator() : phrase.approximation();
     int at = candidates.docID() < doc ? candidates.advance(doc) : candidates.docID();

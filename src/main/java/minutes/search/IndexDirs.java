@@ -155,6 +155,8 @@ final class IndexDirs {
   }
 
   private static boolean unlocked(Path dir) throws IOException {
+    // Risk: Lock is @lucene.internal; if obtaining the write lock no longer told whether a writer
+    // holds it, a generation in use could be deleted, which SearchSyncTest's reindex switch shows.
     try (FSDirectory d = FSDirectory.open(dir); Lock lock = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
       return true;
     } catch (LockObtainFailedException e) {

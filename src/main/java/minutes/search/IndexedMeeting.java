@@ -73,6 +73,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
 
   static {
     // Titles are constant-scored (rank 0.35) and highlighted by re-analysis: no norms, no offsets.
+    // Risk: IndexOptions is @lucene.experimental (in practice stable since 4.0); a change fails to compile.
     TITLE_TYPE.setTokenized(true);
     TITLE_TYPE.setOmitNorms(true);
     TITLE_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);

@@ -75,7 +75,9 @@ final class Indexer {
             progress.update(done.incrementAndGet(), ids.size(), chars.get());
           }
           // Write out what is buffered here and now, in parallel: left to the commit, all
-          // buffers would be flushed one after another in the committing thread.
+          // buffers would be flushed one after another in the committing thread. Risk:
+          // IndexWriter.flushNextBuffer is @lucene.experimental; were it gone, flushing falls to
+          // the commit, which bench/search-bench.sh's reindex time would show.
           while (w.flushNextBuffer()) {
             // next buffer
           }

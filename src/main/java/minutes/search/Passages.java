@@ -50,6 +50,8 @@ final class Passages {
     postings = new PostingsEnum[all.size()];
     read = new Occurrences[all.size()];
     cursor = new int[all.size()];
+    // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); a change in what
+    // they give shows as other snippets in SearchApiTest and SearchIndexTest.
     Terms fieldTerms = leaf.terms(field);
     for (int t = 0; t < all.size(); t++) {
       relative[t] = all.get(t).position();

@@ -3,6 +3,7 @@ package minutes.search;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArrayMap;
@@ -12,7 +13,6 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
-import org.apache.lucene.util.ArrayUtil;
 
 /**
  * Which segments of one transcript match a search text, by the rules of GET /search
@@ -209,6 +209,7 @@ public final class SegmentSearch {
         case '\u00FC' -> n = append(out, n, 'u');
         case '\u00DF' -> n = append(out, append(out, n, 's'), 's');
         default -> {
+          // Risk: foldToASCII is @lucene.internal; SegmentSearchTest compares this fold with the analyzer's.
           int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, Character.toChars(cp, one, 0));
           for (int k = 0; k < m; k++) n = append(out, n, folded[k]);
         }
@@ -231,10 +232,10 @@ public final class SegmentSearch {
 
     void add(int w, int p, int s, int e) {
       if (size == word.length) {
-        word = ArrayUtil.grow(word, size + 1);
-        position = ArrayUtil.growExact(position, word.length);
-        start = ArrayUtil.growExact(start, word.length);
-        end = ArrayUtil.growExact(end, word.length);
+        word = Arrays.copyOf(word, 2 * size);
+        position = Arrays.copyOf(position, word.length);
+        start = Arrays.copyOf(start, word.length);
+        end = Arrays.copyOf(end, word.length);
       }
       word[size] = w;
       position[size] = p;

@@ -75,6 +75,8 @@ final class SplitSearch implements AutoCloseable {
       splits.increment();
       by = splitting(s, workspace);
     }
+    // Risk: IndexSearcher.search(Query, CollectorManager) is @lucene.experimental, though it is
+    // Lucene 10's one way to collect (the Collector one is deprecated); every search test uses it.
     TopFieldDocs top = by.search(query, Hits.collector(limit));
     // Lucene stops matching at the limit and keeps what it found; part of the hits is no answer.
     if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
@@ -83,9 +85,10 @@ final class SplitSearch implements AutoCloseable {
 
   /**
    * A searcher like s whose searches run on all cores, each matching an equal share of the
-   * workspace's documents ({@link #equalShares}). Risk: LeafSlice and segment partitions are
-   * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
-   * document once, in equal shares, and that split searches answer exactly as one pass.
+   * workspace's documents ({@link #equalShares}). Risk: LeafSlice, LeafReaderContextPartition
+   * and the IndexSearcher constructor with an executor are @lucene.experimental (new in Lucene
+   * 10); SplitSearchTest pins that the slices cover every document once, in equal shares, and
+   * that split searches answer exactly as one pass.
    */
   IndexSearcher splitting(IndexSearcher s, long workspace) {
     return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
@@ -148,6 +151,8 @@ final class SplitSearch implements AutoCloseable {
    */
   private static int[] workspaceDocs(LeafReaderContext leaf, long workspace) {
     try {
+      // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); SplitSearchTest
+      // pins the shares this counts.
       Terms terms = leaf.reader().terms(IndexedMeeting.WORKSPACE);
       TermsEnum e = terms == null ? null : terms.iterator();
       if (e == null || !e.seekExact(new BytesRef(Long.toString(workspace)))) return new int[] {0, 0};
