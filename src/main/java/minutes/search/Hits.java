@@ -93,7 +93,7 @@ final class Hits {
    * The meetings that match, that the principal may see and that pass the filters, each
    * scored by its best field: one document per meeting, so at most one hit per meeting.
    * Visibility and filters are FILTER clauses, so {@code limit} counts only meetings that
-   * pass them. Meetings changed in SQLite since the searcher's data ({@code pending}) are
+   * pass them. Meetings changed in the database since the searcher's data ({@code pending}) are
    * left out until the index has caught up with them.
    */
   static Query matching(Query[] fields, Principal principal, SearchFilters filters, List<BytesRef> pending) {

@@ -15,9 +15,9 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 
 /**
- * Copies meetings from SQLite into an IndexWriter: the calling thread reads (one SQLite
- * connection is single-threaded), several threads analyse and index, because analysis is
- * where the time goes. A meeting gone from SQLite is deleted from the index.
+ * Copies meetings from the database into an IndexWriter: the calling thread reads (one JDBC
+ * connection serves one thread), several threads analyse and index, because analysis is
+ * where the time goes. A meeting gone from the database is deleted from the index.
  */
 final class Indexer {
   private Indexer() {}

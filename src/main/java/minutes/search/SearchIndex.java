@@ -25,13 +25,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The search index of a running server: answers searches from the live generation, and a
- * background thread keeps it in step with SQLite (change_log), switches to a generation
+ * background thread keeps it in step with the database (change_log), switches to a generation
  * that {@code reindex} built, and builds the first one when there is none. When it applies a
  * delete, a second thread merges the deleted text out of the index files (erasure) while
  * searches and updates go on. Thread-safe.
  *
  * <p>No leak, ever: visibility is a filter inside the Lucene query, a meeting changed in
- * SQLite after the seq the searcher reflects is excluded until the index has caught up, and an
+ * the database after the seq the searcher reflects is excluded until the index has caught up, and an
  * index older than the change history kept answers no search (it cannot know what it missed).
  */
 public final class SearchIndex implements AutoCloseable {
