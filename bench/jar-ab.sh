@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
 # Server CPU per search, this checkout against another commit, on what bench/api-bench.sh left
 # in bench/out/api (its SQLite store, or with STORE=postgresql its PostgreSQL one, started
-# here): both jars built, then ROUNDS rounds of a fresh server per jar in turn (A B, A B, ...):
+# here), or with BENCH_OUT=dir on the SQLite corpus bench/search-bench.sh left there (its
+# transcripts and its query paths, paths.txt, in workspace bench-1): both jars built, then ROUNDS rounds of a fresh server per jar in turn (A B, A B, ...):
 # WARM s of wrk over the scenario's 10 search paths (the JIT compiles the search path in about
-# 40 s), then 3 x 10 s measured: searches/s, p50, and the server's and PostgreSQL's CPU ms per
+# 40 s), then 3 x 10 s measured: searches/s, p50, p99, and the server's and PostgreSQL's CPU ms per
 # search from /proc. On a machine whose speed varies within the hour, the CPU per search of
 # alternating runs is the fairer figure. CONNS: wrk's connections (default 8). Each jar searches
-# an index it built itself (`reindex` into bench/out/api/ab-index-STORE-this and -other, removed
-# at the end): the two may write different index formats.
-#   [STORE=sqlite|postgresql] [CONNS=8] bench/jar-ab.sh OTHER_REV [ROUNDS] [WARM]
+# an index it built itself (`reindex` into OUT/ab-index-STORE-this, -other1, ..., removed
+# at the end): they may write different index formats.
+# OTHER_REV may name several commits, comma-separated (A B C, A B C, ...): each against the same
+# rounds of this checkout.
+#   [STORE=sqlite|postgresql] [CONNS=8] [BENCH_OUT=dir] bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OTHER=${1:?usage: bench/jar-ab.sh OTHER_REV [ROUNDS] [WARM]}
+OTHER=${1:?usage: bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]}
+IFS=, read -ra OTHERS <<<"$OTHER"
+JARS=(this)
+for i in "${!OTHERS[@]}"; do JARS+=("other$((i + 1))"); done
 ROUNDS=${2:-2}
 WARM=${3:-40}
 STORE=${STORE:-sqlite}
 CONNS=${CONNS:-8}
 THREADS=$(( CONNS < 2 ? 1 : 2 ))
-OUT=bench/out/api
+OUT=${BENCH_OUT:-bench/out/api}
+# bench/api-bench.sh's search paths, or bench/search-bench.sh's
+SEARCH_PATHS=$OUT/search-paths.txt
+[ -f "$SEARCH_PATHS" ] || SEARCH_PATHS=$OUT/paths.txt
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-[ -f "$OUT/minutes.db" ] && [ -f "$OUT/search-paths.txt" ] || { echo "run bench/api-bench.sh first" >&2; exit 1; }
+[ -f "$OUT/minutes.db" ] && [ -f "$SEARCH_PATHS" ] || { echo "run bench/api-bench.sh or bench/search-bench.sh first" >&2; exit 1; }
 [ "$STORE" != postgresql ] || [ -d "$OUT/pg/data" ] || { echo "run bench/api-bench.sh on PostgreSQL first" >&2; exit 1; }
 command -v wrk >/dev/null || scripts/debian-install.sh wrk
 JAVA="$(./run.sh java-home)/bin/java"
@@ -30,18 +39,21 @@ source scripts/postgres.sh
 WT=$(mktemp -d)
 SERVER=""
 index_of() { echo "$OUT/ab-index-$STORE-$1"; }
+label_of() { [ "$1" = this ] && git rev-parse --short HEAD || echo "${OTHERS[${1#other} - 1]}"; }
 cleanup() {
   [ -z "$SERVER" ] || { kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true; }
   git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
-  rm -f target/ab-this.jar target/ab-other.jar
-  rm -rf "$(index_of this)" "$(index_of other)"
+  for jar in "${JARS[@]}"; do rm -rf "target/ab-$jar.jar" "$(index_of "$jar")"; done
   [ "$STORE" != postgresql ] || pg_stop "$OUT/pg"
 }
 trap cleanup EXIT
 
 mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
-git worktree add -q --detach "$WT" "$OTHER"
-(cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" target/ab-other.jar   # finds target/lib
+git worktree add -q --detach "$WT" HEAD
+for i in "${!OTHERS[@]}"; do
+  git -C "$WT" checkout -q --detach "${OTHERS[$i]}"
+  (cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" "target/ab-other$((i + 1)).jar"   # finds target/lib
+done
 export MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0
 if [ "$STORE" = postgresql ]; then
   PG_DURABLE=1 pg_start "$OUT/pg" >/dev/null
@@ -51,13 +63,15 @@ else
   export MINUTES_DB_PATH="$OUT/minutes.db"
   unset MINUTES_DB_URL
 fi
-for jar in this other; do
+for jar in "${JARS[@]}"; do
   rm -rf "$(index_of $jar)"
   MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" "${BUILD_OPTS[@]}" -jar "target/ab-$jar.jar" reindex | tail -1 | sed "s/^/$jar: /" >&2
 done
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export MINUTES_HTTP_PORT=$PORT
-WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
+# bench/search-bench.sh deletes its corpus file once imported; its workspace is bench-1
+WS=bench-1
+[ ! -f "$OUT/corpus.ndjson" ] || WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
 KEY=$("$JAVA" -jar target/ab-this.jar keys create --workspace "$WS" --scopes meetings:read --name jar-ab | tail -1)
 cpu() { # CPU ticks of the given processes
   for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
@@ -69,26 +83,26 @@ database_cpu() { # PostgreSQL's postmaster and its backends; 0 on SQLite (inside
 }
 per_search() { awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.3f", (b - a) * 1000 / hz / n}'; }
 
-echo "| round | jar | searches/s | p50 ms | server CPU ms per search | PostgreSQL CPU ms per search |"
-echo "|---|---|---|---|---|---|"
+echo "| round | jar | searches/s | p50 ms | p99 ms | server CPU ms per search | PostgreSQL CPU ms per search |"
+echo "|---|---|---|---|---|---|---|"
 for round in $(seq 1 "$ROUNDS"); do
-  for jar in this other; do
+  for jar in "${JARS[@]}"; do
     MINUTES_INDEX_PATH="$(index_of $jar)" "$JAVA" "${SERVE_OPTS[@]}" \
       -jar "target/ab-$jar.jar" serve >/dev/null 2>&1 &
     SERVER=$!
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
-    PATHS="$OUT/search-paths.txt" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d"${WARM}s" -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
+    PATHS="$SEARCH_PATHS" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d"${WARM}s" -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
     for _ in 1 2 3; do
       before=$(cpu "$SERVER"); db_before=$(database_cpu)
-      out=$(PATHS="$OUT/search-paths.txt" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d10s --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
+      out=$(PATHS="$SEARCH_PATHS" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d10s --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
       after=$(cpu "$SERVER"); db_after=$(database_cpu)
       n=$(awk '/requests in/{print $1}' <<<"$out")
-      printf '| %s | %s | %s | %s | %s | %s |\n' "$round" "$([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")" \
-        "$(awk '/Requests\/sec/{print $2}' <<<"$out")" "$(awk '$1=="50%"{print $2}' <<<"$out")" \
+      printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$round" "$(label_of "$jar")" \
+        "$(awk '/Requests\/sec/{print $2}' <<<"$out")" "$(awk '$1=="50%"{print $2}' <<<"$out")" "$(awk '$1=="99%"{print $2}' <<<"$out")" \
         "$(per_search "$before" "$after" "$n")" "$(per_search "$db_before" "$db_after" "$n")"
     done
     kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
   done
 done
 echo
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE CONNS=$CONNS bench/jar-ab.sh $OTHER $ROUNDS $WARM, load average before: $LOAD_BEFORE"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE CONNS=$CONNS BENCH_OUT=$OUT bench/jar-ab.sh $OTHER $ROUNDS $WARM, load average before: $LOAD_BEFORE"

@@ -117,7 +117,7 @@ public final class App implements AutoCloseable {
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
       routes.handler().handleRequest(exchange);
     });
-    // Answers are computed on a worker thread (they read SQLite and Lucene); Json sends them
+    // Answers are computed on a worker thread (they read the database and Lucene); Json sends them
     // from the connection's I/O thread.
     HttpHandler api = exchange -> {
       if (exchange.isInIoThread()) {
@@ -204,7 +204,7 @@ public final class App implements AutoCloseable {
   /**
    * Stops gracefully: new requests get 503 at once, requests in flight may finish (up to
    * http.shutdown_seconds), then the listener stops, the search index is committed and
-   * closed, and SQLite closed. Safe to call more than once.
+   * closed, and the database closed. Safe to call more than once.
    */
   @Override
   public void close() {

@@ -2,17 +2,13 @@ package minutes.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
 import minutes.search.IndexBuilds;
 import minutes.store.Db;
 import minutes.store.Store;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.store.FSDirectory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,9 +23,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "backup", description = "Copy the database and the search index to a new folder; safe while the server runs.")
 final class BackupCommand implements Callable<Integer> {
-  /** Lucene may delete an older commit's files while we copy; then we copy the newer commit. */
-  private static final int INDEX_ATTEMPTS = 5;
-
   @Spec CommandSpec spec;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder to create; must not exist yet.")
@@ -46,37 +39,13 @@ final class BackupCommand implements Callable<Integer> {
     Files.createDirectories(out);
     // A backup holds every meeting: as private as what it copies (database 0600, index 0700).
     Db.ownerOnly(out, "rwx------");
-    String generation = copyIndex(config.indexPath(), out.resolve("index"));
+    String generation = IndexBuilds.copyLive(config.indexPath(), out.resolve("index"));
     Path db = out.resolve("minutes.db");
     Store copy = database.copyInto(db);
     if (generation != null) IndexBuilds.settleBackup(out.resolve("index"), copy);
     print.printf("backed up database (%,.1f MB) and %s to %s%n", Files.size(db) / 1e6,
-        generation == null ? "no search index (none built yet; the server builds one from the database)"
+        generation == null ? "no search index (none built yet, or one of another format: the server builds one from the database)"
             : "search index " + generation, out);
     return 0;
-  }
-
-  /** Copies the files of the live generation's latest commit; returns its name, or null when there is none. */
-  private static String copyIndex(Path root, Path target) throws IOException {
-    String name = IndexBuilds.liveGeneration(root);
-    if (name == null) return null;
-    Path source = root.resolve(name);
-    Path dir = target.resolve(name);
-    for (int attempt = 1; ; attempt++) {
-      Files.createDirectories(dir);
-      try (FSDirectory d = FSDirectory.open(source)) {
-        // A commit's files are never changed, only deleted once a newer commit replaces them.
-        for (String file : SegmentInfos.readLatestCommit(d).files(true)) {
-          Files.copy(source.resolve(file), dir.resolve(file));
-        }
-        Files.writeString(target.resolve("CURRENT"), name + "\n", StandardCharsets.UTF_8);
-        return name;
-      } catch (NoSuchFileException e) {
-        if (attempt == INDEX_ATTEMPTS) throw e;
-        try (var files = Files.list(dir)) {
-          for (Path p : files.toList()) Files.delete(p);
-        }
-      }
-    }
   }
 }

@@ -89,7 +89,7 @@ public final class Metrics {
     FunctionCounter.builder("minutes.search.split", held(splitSearches), LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
-        .description("Size of the database: the SQLite file with its write-ahead log, or PostgreSQL's database").register(registry);
+        .description("Size of the database: the SQLite file with its write-ahead log, or PostgreSQL's pg_database_size").register(registry);
     // Both shown as 0 from the start, so that a rate over them needs no special case.
     timeouts("db");
     timeouts("search");

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -28,8 +27,10 @@ import org.apache.lucene.index.SegmentReader;
  * 20 GB read before the first search otherwise. Also says which failures mean damage that a
  * rebuild repairs ({@link #damaged}). Not thread-safe; one generation's writer thread uses it.
  *
- * <p>Risk named: the files of a segment come from {@link SegmentReader#getSegmentInfo()}, which
- * Lucene marks experimental; CheckedFilesTest pins that they are exactly the commit's files.
+ * <p>Risk: the files of a segment come from {@link SegmentReader#getSegmentInfo()} (SegmentReader
+ * is @lucene.experimental), and a segment's checksums are read by LeafReader.checkIntegrity
+ * (@lucene.internal); CheckedFilesTest pins that the files are exactly the commit's and that a
+ * damaged one is found.
  */
 final class CheckedFiles {
   static final String NAME = "minutes-checked";
@@ -121,19 +122,19 @@ final class CheckedFiles {
     known.keySet().removeIf(f -> !Files.exists(dir.resolve(f)));
     StringBuilder text = new StringBuilder();
     known.forEach((f, s) -> text.append(f).append(' ').append(s.size).append(' ').append(s.modified).append('\n'));
-    Path tmp = dir.resolve(NAME + ".tmp");
-    Files.writeString(tmp, text, StandardCharsets.UTF_8);
-    Files.move(tmp, dir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    IndexDirs.writeAtomically(dir.resolve(NAME), text.toString());
   }
 
   /**
    * True for what Lucene reports when index files are damaged or missing (checksum, truncation,
-   * garbage headers, a deleted file): a rebuild from the database repairs it. Other failures
-   * (a full disk, permissions) are not repaired by rebuilding and are retried and logged instead.
+   * garbage headers, a deleted file), and for a generation of another format ({@link
+   * IndexFormat.Other}): a rebuild from the database repairs it. Other failures (a full disk,
+   * permissions) are not repaired by rebuilding and are retried and logged instead.
    */
   static boolean damaged(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof CorruptIndexException
+      if (t instanceof IndexFormat.Other
+          || t instanceof CorruptIndexException
           || t instanceof IndexFormatTooOldException
           || t instanceof IndexFormatTooNewException
           || t instanceof java.io.EOFException

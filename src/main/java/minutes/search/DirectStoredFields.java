@@ -36,6 +36,13 @@ import org.apache.lucene.util.IOUtils;
  * variable-length number, then the value; 0 ends the document) and {@value #INDEX_EXTENSION}
  * (per document, the start of its fields as 8 bytes), each with Lucene's header and checksum
  * footer. Merges copy each document's bytes. Readers are cloned per thread.
+ *
+ * <p>Risk: built on Lucene's codec API, all @lucene.experimental or @lucene.internal:
+ * StoredFieldsReader, StoredFieldsWriter, StoredFieldVisitor, FieldInfos, SegmentInfo,
+ * MergeState, CodecUtil, IndexFileNames and IOUtils. A change there fails to compile or, in
+ * behaviour, fails DirectStoredFieldsTest (every value type through flushes, index sorting and
+ * merges; damage found) and MinutesCodecTest; an index written by another Lucene is rebuilt
+ * before this reads it ({@link IndexFormat}).
  */
 final class DirectStoredFields extends StoredFieldsFormat {
   static final String DATA_EXTENSION = "mfd";

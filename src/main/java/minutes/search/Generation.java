@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -22,10 +21,6 @@ import org.apache.lucene.store.FSDirectory;
 final class Generation implements Closeable {
   /** Commit user data key: the last change_log seq whose changes this commit holds. */
   static final String SEQ = "seq";
-  /** Commit user data key: how documents are analysed and laid out; another value means rebuild. */
-  static final String FORMAT = "format";
-  /** Raise whenever SearchAnalyzer or IndexedMeeting change what a document holds. */
-  static final String CURRENT_FORMAT = "15"; // 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in place; 13: documents in workspace order; 12: platform, participants and time for the filters
   static final RankSimilarity SIMILARITY = new RankSimilarity();
 
   final String name;
@@ -34,19 +29,16 @@ final class Generation implements Closeable {
   private final FSDirectory dir;
   private final SearcherManager searchers;
   private volatile long seq;
-  private final boolean currentFormat;
 
-  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer, boolean currentFormat)
-      throws IOException {
+  private Generation(String name, Path path, FSDirectory dir, IndexWriter writer) throws IOException {
     this.name = name;
     this.path = path;
     this.dir = dir;
     this.writer = writer;
     this.seq = Long.parseLong(commitData(writer, SEQ, "0"));
-    this.currentFormat = currentFormat;
-    // An older format's files may not be readable by this code (its stored fields were
-    // another layout): such a generation is only opened to be replaced, never searched.
-    this.searchers = !currentFormat ? null : new SearcherManager(writer, new SearcherFactory() {
+    // Risk: SearcherManager and SearcherFactory are @lucene.experimental (Lucene's near-real-time
+    // searcher lifecycle for 15 years); SearchSyncTest pins that commits become visible.
+    this.searchers = new SearcherManager(writer, new SearcherFactory() {
       @Override
       public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
           org.apache.lucene.index.IndexReader previous) {
@@ -57,13 +49,19 @@ final class Generation implements Closeable {
     });
   }
 
-  /** Opens an existing generation for searching and updating; fails if another process writes it. */
+  /**
+   * Opens an existing generation for searching and updating; fails if another process writes it,
+   * and with {@link IndexFormat.Other} before Lucene reads any of it if it has another format.
+   */
   static Generation open(Path root, String name) throws IOException {
-    return open(root.resolve(name), IndexWriterConfig.OpenMode.APPEND);
+    Path dir = root.resolve(name);
+    IndexFormat.check(dir);
+    return open(dir, IndexWriterConfig.OpenMode.APPEND);
   }
 
   /** Creates a generation in an empty directory, for a full build. */
   static Generation create(Path dir) throws IOException {
+    IndexFormat.CURRENT.writeTo(dir);
     return open(dir, IndexWriterConfig.OpenMode.CREATE);
   }
 
@@ -80,17 +78,16 @@ final class Generation implements Closeable {
     FSDirectory dir = FSDirectory.open(path);
     IndexWriter w = null;
     try {
-      boolean currentFormat = mode == IndexWriterConfig.OpenMode.CREATE || CURRENT_FORMAT.equals(latestFormat(dir));
       IndexWriterConfig c = new IndexWriterConfig(new SearchAnalyzer())
           .setOpenMode(mode)
           .setCodec(new MinutesCodec())
           .setSimilarity(SIMILARITY)
           .setRAMBufferSizeMB(RAM_BUFFER_MB)
           .setUseCompoundFile(false)
-          .setCommitOnClose(false); // a commit always carries its seq; never one without
-      // An older index keeps the order it has (Lucene refuses to change it): it is only opened
-      // to be replaced by a rebuild.
-      if (currentFormat) c.setIndexSort(IndexedMeeting.INDEX_ORDER);
+          .setCommitOnClose(false) // a commit always carries its seq; never one without
+          .setIndexSort(IndexedMeeting.INDEX_ORDER);
+      // Risk: TieredMergePolicy is @lucene.experimental (and Lucene's default policy); ErasureTest
+      // pins that deleted text is merged away.
       TieredMergePolicy mp = new TieredMergePolicy();
       mp.setNoCFSRatio(0);
       // eraseDeleted merges away every segment that holds a deleted document, not only those
@@ -98,18 +95,12 @@ final class Generation implements Closeable {
       mp.setForceMergeDeletesPctAllowed(0);
       c.setMergePolicy(mp); // Lucene's default 10 segments per tier: imports' small segments do not pile up
       w = new IndexWriter(dir, c);
-      return new Generation(path.getFileName().toString(), path, dir, w, currentFormat);
+      return new Generation(path.getFileName().toString(), path, dir, w);
     } catch (IOException | RuntimeException e) {
       if (w != null) w.rollback();
       dir.close();
       throw e;
     }
-  }
-
-  /** The format the latest commit in dir records; null when it records none (or there is no commit). */
-  private static String latestFormat(FSDirectory dir) throws IOException {
-    if (!DirectoryReader.indexExists(dir)) return null;
-    return DirectoryReader.listCommits(dir).getLast().getUserData().get(FORMAT);
   }
 
   private static String commitData(IndexWriter w, String key, String absent) {
@@ -118,11 +109,6 @@ final class Generation implements Closeable {
       for (Map.Entry<String, String> e : data) if (e.getKey().equals(key)) return e.getValue();
     }
     return absent;
-  }
-
-  /** False for an index written by an older version of this code: it must be rebuilt, not updated. */
-  boolean currentFormat() {
-    return currentFormat;
   }
 
   /** The change_log seq the current searchers reflect: read it before {@link #acquire()}. */
@@ -144,7 +130,7 @@ final class Generation implements Closeable {
    * a searcher gets one at least that fresh.
    */
   synchronized void commit(long newSeq) throws IOException {
-    writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq), FORMAT, CURRENT_FORMAT).entrySet());
+    writer.setLiveCommitData(Map.of(SEQ, Long.toString(newSeq)).entrySet());
     writer.commit();
     searchers.maybeRefreshBlocking();
     seq = newSeq;
@@ -213,7 +199,7 @@ final class Generation implements Closeable {
   @Override
   public void close() throws IOException {
     try {
-      if (searchers != null) searchers.close();
+      searchers.close();
     } finally {
       try {
         writer.rollback(); // closes without committing: every wanted change is committed already

@@ -88,6 +88,8 @@ final class Hits {
     Query[] fields = fields(q);
     Query query = matching(fields, principal, r.filters(), pending);
     IndexSearcher by = split.searcher(searcher, q, workspace);
+    // Risk: IndexSearcher.search(Query, CollectorManager) is @lucene.experimental, though it is
+    // Lucene 10's one way to collect (the Collector one is deprecated); every search test uses it.
     ScoreDoc[] docs = finished(by, by.search(query, collector(r.order(), r.offset() + r.limit()))).scoreDocs;
     Integer total = null;
     Map<String, List<?>> counted = null;
@@ -137,7 +139,7 @@ final class Hits {
    * The meetings that match, that the principal may see and that pass the filters, each
    * scored by its best field: one document per meeting, so at most one hit per meeting.
    * Visibility and filters are FILTER clauses, so {@code limit} counts only meetings that
-   * pass them. Meetings changed in SQLite since the searcher's data ({@code pending}) are
+   * pass them. Meetings changed in the database since the searcher's data ({@code pending}) are
    * left out until the index has caught up with them.
    */
   static Query matching(Query[] fields, Principal principal, SearchFilters filters, List<BytesRef> pending) {
@@ -230,6 +232,7 @@ final class Hits {
   }
 
   private Weight weight(Query q) throws IOException {
+    // Risk: IndexSearcher.createWeight is @lucene.experimental; every search test goes through it.
     return searcher.createWeight(searcher.rewrite(q), ScoreMode.COMPLETE, 1f);
   }
 
@@ -241,6 +244,7 @@ final class Hits {
    */
   private static boolean at(Scorer scorer, int doc) throws IOException {
     if (scorer == null) return false;
+    // Risk: TwoPhaseIterator is @lucene.experimental; SearchIndexTest's phrase searches pin this check.
     TwoPhaseIterator phrase = scorer.twoPhaseIterator();
     DocIdSetIterator candidates = phrase == null ? scorer.iterator() : phrase.approximation();
     int at = candidates.docID() < doc ? candidates.advance(doc) : candidates.docID();

@@ -37,13 +37,17 @@ public final class IndexBuilds {
     return Runtime.getRuntime().availableProcessors();
   }
 
-  /** The live generation's directory name under {@code root}, or null when there is none (e.g. for backups). */
-  public static String liveGeneration(Path root) throws IOException {
-    return IndexDirs.current(root);
+  /**
+   * Copies the live generation under {@code root} to {@code target} (a backup), with a CURRENT
+   * naming it; returns its name, or null when there is none to copy: none built yet, or one of
+   * another format, which the server rebuilds anyway.
+   */
+  public static String copyLive(Path root, Path target) throws IOException {
+    return IndexDirs.copyLive(root, target);
   }
 
   /**
-   * Builds a new generation from SQLite (one read transaction: the data and the change_log
+   * Builds a new generation from the database (one read transaction: the data and the change_log
    * seq recorded in the commit match), then makes it the live one by flipping CURRENT.
    */
   public static Built rebuild(Path root, Db db, int threads, Progress progress)
@@ -122,23 +126,20 @@ public final class IndexBuilds {
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
     try (Db db = Db.open(Store.of(config), 1)) {
-      String name = IndexDirs.current(root);
-      if (name != null) {
-        Generation g;
-        try {
-          g = Generation.open(root, name);
-        } catch (LockObtainFailedException e) {
-          return "search index: the running server applies this import";
-        }
-        try (g) {
-          if (g.currentFormat()) {
-            CatchUp done = catchUp(g, db, indexingThreads());
-            if (done.rebuild() == null && done.deleted() > 0) {
-              g.eraseDeleted();
-              return String.format("search index updated (%,d meetings; deleted ones merged away)", done.applied());
-            }
-            if (done.rebuild() == null) return String.format("search index updated (%,d meetings)", done.applied());
+      Generation g;
+      try {
+        g = openUnlessRebuilt(root, IndexDirs.current(root));
+      } catch (LockObtainFailedException e) {
+        return "search index: the running server applies this import";
+      }
+      if (g != null) {
+        try (Generation live = g) {
+          CatchUp done = catchUp(live, db, indexingThreads());
+          if (done.rebuild() == null && done.deleted() > 0) {
+            live.eraseDeleted();
+            return String.format("search index updated (%,d meetings; deleted ones merged away)", done.applied());
           }
+          if (done.rebuild() == null) return String.format("search index updated (%,d meetings)", done.applied());
         }
       }
       Built b = rebuild(root, db, indexingThreads(), Progress.NONE);
@@ -157,11 +158,25 @@ public final class IndexBuilds {
     if (name == null) return;
     try (Db db = Db.open(database, 1)) {
       String rebuild;
-      try (Generation g = Generation.open(root, name)) {
-        rebuild = g.currentFormat() ? catchUp(g, db, indexingThreads()).rebuild() : "older format";
+      try (Generation g = Generation.open(root, name)) { // of this format: copyLive checked it
+        rebuild = catchUp(g, db, indexingThreads()).rebuild();
         if (rebuild == null && g.holdsDeleted()) g.eraseDeleted();
       }
       if (rebuild != null) rebuild(root, db, indexingThreads(), Progress.NONE);
+    }
+  }
+
+  /**
+   * The generation {@code name} under {@code root}, open for updating; null when there is none,
+   * or when it is damaged or of another format and a rebuild must replace it.
+   */
+  private static Generation openUnlessRebuilt(Path root, String name) throws IOException {
+    if (name == null) return null;
+    try {
+      return Generation.open(root, name);
+    } catch (IOException e) {
+      if (!CheckedFiles.damaged(e)) throw e;
+      return null;
     }
   }
 }

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import minutes.store.Db;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
@@ -74,21 +75,64 @@ final class IndexDirs {
 
   /** Makes {@code name} the live generation: written aside, forced to disk, renamed atomically. */
   static void flip(Path root, String name) throws IOException {
-    Path tmp = root.resolve(POINTER + ".tmp");
+    writeAtomically(root.resolve(POINTER), name + "\n");
+  }
+
+  /**
+   * Replaces {@code file} by {@code text} at once, durably: a crash leaves the old content or the
+   * new, never part of either.
+   */
+  static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(java.nio.ByteBuffer.wrap((name + "\n").getBytes(StandardCharsets.UTF_8)));
+      ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
       ch.force(true);
     }
     try {
-      Files.move(tmp, root.resolve(POINTER), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
-      throw new IOException("the file system under " + root + " cannot rename atomically", e);
+      throw new IOException("the file system under " + file.getParent() + " cannot rename atomically", e);
     }
-    try (FileChannel dir = FileChannel.open(root, StandardOpenOption.READ)) {
+    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
       dir.force(true); // make the rename itself durable
     } catch (IOException ignored) {
       // Some platforms cannot open a directory; the rename is still atomic.
+    }
+  }
+
+  /** Lucene may delete an older commit's files while they are copied; then the newer commit is copied. */
+  private static final int COPY_ATTEMPTS = 5;
+
+  /** See {@link IndexBuilds#copyLive}: the format file and the files of the latest commit. */
+  static String copyLive(Path root, Path target) throws IOException {
+    String name = current(root);
+    if (name == null) return null;
+    Path source = root.resolve(name);
+    try {
+      IndexFormat.check(source); // before Lucene reads the commit: it may name a codec this Lucene lacks
+    } catch (IndexFormat.Other e) {
+      return null;
+    }
+    Path dir = target.resolve(name);
+    for (int attempt = 1; ; attempt++) {
+      Files.createDirectories(dir);
+      try (FSDirectory d = FSDirectory.open(source)) {
+        Files.copy(source.resolve(IndexFormat.FILE), dir.resolve(IndexFormat.FILE));
+        // A commit's files are never changed, only deleted once a newer commit replaces them.
+        // Risk: SegmentInfos is @lucene.experimental; if its reading or files() changed, a backup
+        // would miss files, which BackupTest's restore and search of the copy would show.
+        for (String file : SegmentInfos.readLatestCommit(d).files(true)) {
+          Files.copy(source.resolve(file), dir.resolve(file));
+        }
+        Files.writeString(target.resolve(POINTER), name + "\n", StandardCharsets.UTF_8);
+        return name;
+      } catch (NoSuchFileException e) {
+        if (attempt == COPY_ATTEMPTS) throw e;
+        try (var files = Files.list(dir)) {
+          for (Path p : files.toList()) Files.delete(p);
+        }
+      }
     }
   }
 
@@ -111,6 +155,8 @@ final class IndexDirs {
   }
 
   private static boolean unlocked(Path dir) throws IOException {
+    // Risk: Lock is @lucene.internal; if obtaining the write lock no longer told whether a writer
+    // holds it, a generation in use could be deleted, which SearchSyncTest's reindex switch shows.
     try (FSDirectory d = FSDirectory.open(dir); Lock lock = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
       return true;
     } catch (LockObtainFailedException e) {

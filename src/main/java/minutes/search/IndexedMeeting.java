@@ -25,7 +25,7 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * One meeting as the index holds it: read from SQLite, turned into one Lucene document.
+ * One meeting as the index holds it: read from the database, turned into one Lucene document.
  * The short display values live in doc values, so that answering never decompresses the
  * stored block that holds a 100 KB transcript; only the two long texts are stored (for
  * snippets, in chunks: {@link StoredText}), with offsets in the postings so that snippets
@@ -35,6 +35,14 @@ import org.apache.lucene.util.BytesRef;
 record IndexedMeeting(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
     String transcript, byte[] segments) {
+
+  /**
+   * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
+   * changes (these fields, {@link #INDEX_ORDER}, {@link StoredText}, {@link DirectStoredFields}).
+   * 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
+   * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
+   */
+  static final String LAYOUT = "15";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   static final String ID = "id";
@@ -72,6 +80,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
 
   static {
     // Titles are constant-scored (rank 0.35) and highlighted by re-analysis: no norms, no offsets.
+    // Risk: IndexOptions is @lucene.experimental (in practice stable since 4.0); a change fails to compile.
     TITLE_TYPE.setTokenized(true);
     TITLE_TYPE.setOmitNorms(true);
     TITLE_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);

@@ -15,9 +15,9 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 
 /**
- * Copies meetings from SQLite into an IndexWriter: the calling thread reads (one SQLite
- * connection is single-threaded), several threads analyse and index, because analysis is
- * where the time goes. A meeting gone from SQLite is deleted from the index.
+ * Copies meetings from the database into an IndexWriter: the calling thread reads (one JDBC
+ * connection serves one thread), several threads analyse and index, because analysis is
+ * where the time goes. A meeting gone from the database is deleted from the index.
  */
 final class Indexer {
   private Indexer() {}
@@ -75,7 +75,9 @@ final class Indexer {
             progress.update(done.incrementAndGet(), ids.size(), chars.get());
           }
           // Write out what is buffered here and now, in parallel: left to the commit, all
-          // buffers would be flushed one after another in the committing thread.
+          // buffers would be flushed one after another in the committing thread. Risk:
+          // IndexWriter.flushNextBuffer is @lucene.experimental; were it gone, flushing falls to
+          // the commit, which bench/search-bench.sh's reindex time would show.
           while (w.flushNextBuffer()) {
             // next buffer
           }

@@ -61,6 +61,9 @@ final class NeighbourPhraseQuery extends Query {
       protected PhraseMatcher getPhraseMatcher(LeafReaderContext context, SimScorer scorer, boolean exposeOffsets)
           throws IOException {
         // scorer is never null: PhraseWeight puts a constant one in place of a null getStats().
+        // Risk: Terms, TermsEnum and ImpactsEnum are @lucene.experimental (Lucene's postings
+        // API, stable in practice since 4.0); a change fails to compile or, in behaviour, fails
+        // NeighbourPhraseQueryTest's comparison with PhraseQuery.
         Terms fieldTerms = context.reader().terms(field);
         if (fieldTerms == null) return null;
         TermsEnum te = fieldTerms.iterator();
@@ -100,6 +103,8 @@ final class NeighbourPhraseQuery extends Query {
    * words); null when no document has the field, so nothing matches.
    */
   private SimScorer simScorer(IndexSearcher searcher, float boost) throws IOException {
+    // Risk: CollectionStatistics and IndexSearcher.collectionStatistics are @lucene.experimental;
+    // only its presence (null: no document has the field) is used, which any search test shows.
     CollectionStatistics collection = searcher.collectionStatistics(field);
     return collection == null ? null : searcher.getSimilarity().scorer(boost, collection);
   }
@@ -155,6 +160,7 @@ final class NeighbourPhraseQuery extends Query {
       this.impacts = impacts;
       this.sim = sim;
       this.norms = norms;
+      // Risk: TwoPhaseIterator is @lucene.experimental; NeighbourPhraseQueryTest pins the matches.
       twoPhase = new TwoPhaseIterator(impacts == null ? postings : impacts) {
         @Override
         public boolean matches() throws IOException {

@@ -17,7 +17,7 @@ import org.apache.lucene.util.BytesRef;
  * pairs of a common word with any other word would multiply the distinct terms. Why 75 words
  * in one byte each: the trade-off between reindex CPU and the phrases left slow, measured in
  * docs/BENCHMARKS.md ("neighbour codes"). The words are part of the index format: changing
- * them needs a new {@link Generation#CURRENT_FORMAT}.
+ * them needs a new {@link SearchAnalyzer#VERSION}.
  */
 final class Neighbours {
   private Neighbours() {}

@@ -59,6 +59,8 @@ final class Passages {
   /** Matches of the clauses in {@code field} of the leaf's documents, read from the postings. */
   Passages(LeafReader leaf, String field, List<List<String>> clauses) throws IOException {
     this(clauses, true);
+    // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); a change in what
+    // they give shows as other snippets in SearchApiTest, SearchIndexTest and SnippetOracleTest.
     Terms fieldTerms = leaf.terms(field);
     for (int t = 0; t < read.length; t++) {
       if (fieldTerms == null) continue;

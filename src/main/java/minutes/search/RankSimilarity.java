@@ -10,6 +10,9 @@ import org.apache.lucene.util.SmallFloat;
  * BM25, but with fixed constants instead of index statistics: idf and average length would
  * let one workspace's ranks reveal how common a word is in other workspaces, and would make
  * ranks drift with every import. Each clause scores in (0, 1). Thread-safe.
+ *
+ * <p>Risk: Similarity, CollectionStatistics and TermStatistics are @lucene.experimental (the
+ * scoring API every custom similarity uses); RankSimilarityTest pins the ranks.
  */
 final class RankSimilarity extends Similarity {
   /** Saturation: a word occurring K1 times in a field of average length scores 0.5. */

@@ -12,6 +12,12 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * words and no real stemming, so phrases match as written. Thread-safe.
  */
 final class SearchAnalyzer extends Analyzer {
+  /**
+   * Part of the {@link IndexFormat}: raise whenever this analysis (FoldingFilter, CommonPairs,
+   * Neighbours' words) changes the terms, positions, offsets or payloads of any text.
+   */
+  static final String VERSION = "1";
+
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     StandardTokenizer source = new StandardTokenizer();

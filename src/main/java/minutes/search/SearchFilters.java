@@ -40,7 +40,8 @@ record SearchFilters(Instant from, Instant to, String platform, String participa
       long lo = from == null ? Long.MIN_VALUE : from.getEpochSecond();
       long hi = to == null ? Long.MAX_VALUE : to.getEpochSecond() - 1; // to is exclusive; times are whole seconds
       // Points find the range when it is the most selective clause; doc values check it
-      // cheaply on the few documents the words lead to when it is not.
+      // cheaply on the few documents the words lead to when it is not. Risk:
+      // IndexOrDocValuesQuery is @lucene.experimental; SearchFiltersTest pins the range's hits.
       out.add(new IndexOrDocValuesQuery(LongPoint.newRangeQuery(IndexedMeeting.AT, lo, hi),
           NumericDocValuesField.newSlowRangeQuery(IndexedMeeting.AT, lo, hi)));
     }

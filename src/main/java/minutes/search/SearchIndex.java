@@ -25,13 +25,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The search index of a running server: answers searches from the live generation, and a
- * background thread keeps it in step with SQLite (change_log), switches to a generation
+ * background thread keeps it in step with the database (change_log), switches to a generation
  * that {@code reindex} built, and builds the first one when there is none. When it applies a
  * delete, a second thread merges the deleted text out of the index files (erasure) while
  * searches and updates go on. Thread-safe.
  *
  * <p>No leak, ever: visibility is a filter inside the Lucene query, a meeting changed in
- * SQLite after the seq the searcher reflects is excluded until the index has caught up, and an
+ * the database after the seq the searcher reflects is excluded until the index has caught up, and an
  * index older than the change history kept answers no search (it cannot know what it missed).
  */
 public final class SearchIndex implements AutoCloseable {
@@ -97,7 +97,7 @@ public final class SearchIndex implements AutoCloseable {
     try {
       String name = IndexDirs.current(root);
       Generation g = name == null ? null : Generation.open(root, name);
-      if (g != null && g.currentFormat()) {
+      if (g != null) {
         try {
           g.verify(false); // a file damaged since it was written fails here, not later as a 500 or a wrong hit
         } catch (IOException | RuntimeException e) {
@@ -106,12 +106,10 @@ public final class SearchIndex implements AutoCloseable {
         }
         index.publish(g);
         IndexDirs.deleteUnused(root, name); // what a reindex killed half-way left behind
-      } else if (g != null) {
-        g.close(); // written by an older version: the sync thread rebuilds it
       }
     } catch (IOException | RuntimeException e) {
       if (CheckedFiles.damaged(e)) {
-        log.error(DAMAGED, root, e.toString()); // the sync thread's first round rebuilds it
+        rebuilding(root, e); // the sync thread's first round rebuilds it
       } else {
         log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
       }
@@ -295,7 +293,17 @@ public final class SearchIndex implements AutoCloseable {
     });
   }
 
-  /** A full build from SQLite into a new generation, which the next round switches to. */
+  /** Says why a generation is rebuilt: another format is what an upgrade brings, damage is an error. */
+  private static void rebuilding(Object generation, Exception e) {
+    if (e instanceof IndexFormat.Other) {
+      log.warn("search index {}: {}; rebuilding it from the database, search answers 503 until the new index is live",
+          generation, e.getMessage());
+    } else {
+      log.error(DAMAGED, generation, e.toString());
+    }
+  }
+
+  /** A full build from the database into a new generation, which the next round switches to. */
   private IndexBuilds.Built rebuildNow() throws IOException, SQLException {
     return IndexBuilds.rebuild(root, db, threads, IndexBuilds.Progress.NONE);
   }
@@ -310,17 +318,11 @@ public final class SearchIndex implements AutoCloseable {
       return;
     } catch (IOException | RuntimeException e) {
       if (!CheckedFiles.damaged(e)) throw e;
-      log.error(DAMAGED, name, e.toString());
+      rebuilding(name, e);
       rebuildNow();
       return;
     }
     try {
-      if (!next.currentFormat()) {
-        next.close();
-        log.warn("search index {} was written by an older version: rebuilding it", name);
-        rebuildNow();
-        return;
-      }
       next.verify(false);
       IndexBuilds.CatchUp done = IndexBuilds.catchUp(next, db, threads);
       if (done.rebuild() != null) {

@@ -1,6 +1,7 @@
 package minutes.search;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
@@ -124,7 +125,7 @@ public final class SegmentSearch {
     char[] one = new char[2], folded = new char[8];
     for (int i = 0; i < text.length(); ) {
       char c = text.charAt(i);
-      if (out.length - n < 8) out = java.util.Arrays.copyOf(out, out.length * 2);
+      if (out.length - n < 8) out = Arrays.copyOf(out, out.length * 2);
       if (c < 0x80) { // nearly every character: no code point, no table
         i++;
         n = append(out, n, c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
@@ -139,6 +140,7 @@ public final class SegmentSearch {
         case '\u00FC' -> n = append(out, n, 'u');
         case '\u00DF' -> n = append(out, append(out, n, 's'), 's');
         default -> {
+          // Risk: foldToASCII is @lucene.internal; SegmentSearchTest compares this fold with the analyzer's.
           int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, Character.toChars(cp, one, 0));
           for (int k = 0; k < m; k++) n = append(out, n, folded[k]);
         }

@@ -73,9 +73,10 @@ final class SplitSearch implements AutoCloseable {
 
   /**
    * A searcher like s whose searches run on all cores, each matching an equal share of the
-   * workspace's documents ({@link #equalShares}). Risk: LeafSlice and segment partitions are
-   * @lucene.experimental (new in Lucene 10); SplitSearchTest pins that the slices cover every
-   * document once, in equal shares, and that split searches answer exactly as one pass.
+   * workspace's documents ({@link #equalShares}). Risk: LeafSlice, LeafReaderContextPartition
+   * and the IndexSearcher constructor with an executor are @lucene.experimental (new in Lucene
+   * 10); SplitSearchTest pins that the slices cover every document once, in equal shares, and
+   * that split searches answer exactly as one pass.
    */
   IndexSearcher splitting(IndexSearcher s, long workspace) {
     return like(new IndexSearcher(s.getIndexReader(), this::handOut) {
@@ -138,6 +139,8 @@ final class SplitSearch implements AutoCloseable {
    */
   private static int[] workspaceDocs(LeafReaderContext leaf, long workspace) {
     try {
+      // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); SplitSearchTest
+      // pins the shares this counts.
       Terms terms = leaf.reader().terms(IndexedMeeting.WORKSPACE);
       TermsEnum e = terms == null ? null : terms.iterator();
       if (e == null || !e.seekExact(new BytesRef(Long.toString(workspace)))) return new int[] {0, 0};

@@ -74,6 +74,8 @@ final class StoredText {
     return reader.slice();
   }
 
+  // Risk: StoredFieldVisitor is @lucene.experimental (Lucene's one way to read part of a
+  // document); MinutesCodecTest and the snippet tests of SearchApiTest pin what it reads.
   private static final class Reader extends StoredFieldVisitor {
     private final String tableName, chunkName;
     private final IntFunction<int[]> range;

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A value derived from the whole database as of one data version (the last change_log seq),
- * such as an in-memory list order. SQLite stays the source of truth: the value is handed out
+ * such as an in-memory list order. The database stays the source of truth: the value is handed out
  * only for the version the caller's own read transaction sees, and otherwise the caller
  * answers from SQL while a rebuild runs in the background. The held value is let go as soon as
  * a newer version is asked for: from then on only transactions that began before it could use

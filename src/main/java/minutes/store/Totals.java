@@ -23,7 +23,7 @@ public final class Totals {
   }
 
   /**
-   * The count query's result, counted in SQLite once per data version: {@code version} is the
+   * The count query's result, counted by the database once per data version: {@code version} is the
    * one the caller's transaction sees (read once per request), empty on a database from before
    * the change log, where there is nothing to key a total by.
    */

@@ -22,7 +22,7 @@ import minutes.store.Vocabulary;
  * Every current task in the order of GET /action-items, held in compact arrays per workspace,
  * as of one data version. Counting 400,000 tasks in SQLite takes about 60 ms and a personal
  * key's visibility check over them far longer; a scan of these arrays takes about a
- * millisecond. The page's rows are then read from SQLite in the request's own transaction
+ * millisecond. The page's rows are then read from the database in the request's own transaction
  * (see {@link DataSnapshot} for when the arrays are used at all). Thread-safe.
  */
 public final class TaskOrder implements AutoCloseable {

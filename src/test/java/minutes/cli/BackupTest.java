@@ -46,7 +46,10 @@ class BackupTest {
     Config restored = Config.load(Files.createFile(dir.resolve("restored.properties")), java.util.Map.of(
         "MINUTES_HTTP_PORT", "0", "MINUTES_DB_PATH", copy.resolve("minutes.db").toString(),
         "MINUTES_INDEX_PATH", copy.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false"));
+    String copied = Files.readString(copy.resolve("index/CURRENT")).strip();
     try (App app = new App(restored).start()) {
+      assertEquals(copied, Files.readString(copy.resolve("index/CURRENT")).strip(),
+          "the copy is served as it is, not rebuilt (its format file copied too)");
       HttpResponse<String> r = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
               .header("Authorization", "Bearer " + api.key(ALL)).build(),

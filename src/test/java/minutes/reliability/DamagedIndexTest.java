@@ -1,6 +1,7 @@
 package minutes.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -29,6 +30,7 @@ import minutes.cli.Cli;
 import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
+import minutes.search.OtherFormat;
 import minutes.TestStore;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
@@ -37,8 +39,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A damaged search index (issue 5, part 3): whatever is wrong with its files, the server never
- * answers 500 nor serves from it; it says so in one log line and rebuilds from the database;
+ * A damaged search index (issue 5, part 3), or one of another format (issue 31): whatever is
+ * wrong with its files, the server never answers 500 nor serves from it; it says so in one log line and rebuilds from the database;
  * {@code reindex} repairs it as well while no server runs. Also: the database and the index
  * are private to their owner on creation.
  */
@@ -83,21 +85,52 @@ class DamagedIndexTest {
     load();
     damage(damage);
     try (App app = new App(config).start()) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (true) {
-        HttpResponse<String> r = get(app, "/api/v1/search?q=quarterly");
-        assertTrue(r.statusCode() == 200 || r.statusCode() == 503, damage + ": " + r.statusCode() + " " + r.body());
-        if (r.statusCode() == 200) {
-          JsonNode hits = MAPPER.readTree(r.body()).get("data");
-          assertEquals(1, hits.size(), damage + ": " + r.body());
-          assertEquals(M1, hits.get(0).get("meeting_id").asText());
-          break;
-        }
-        if (System.nanoTime() > deadline) fail(damage + ": search still 503 after 60 s: " + r.body());
-        Thread.sleep(100);
-      }
-      assertEquals(200, get(app, "/healthz").statusCode());
+      awaitRebuiltAndServed(app, damage.toString());
     }
+  }
+
+  /**
+   * An index of another format (another Lucene, a codec Lucene no longer knows, another layout
+   * or analysis, a missing or cut format file) is rebuilt in the background as a damaged one is,
+   * never opened: Lucene's codec lookup would otherwise fail in a way no rebuild follows.
+   */
+  @ParameterizedTest
+  @EnumSource(OtherFormat.class)
+  void anIndexOfAnotherFormatIsRebuiltNeverOpened(OtherFormat other) throws Exception {
+    load();
+    Path root = config.indexPath();
+    String old = Files.readString(root.resolve("CURRENT")).strip();
+    other.applyTo(root.resolve(old));
+    try (App app = new App(config).start()) {
+      awaitRebuiltAndServed(app, other.toString());
+      assertNotEquals(old, Files.readString(root.resolve("CURRENT")).strip(), other + ": served as it was");
+    }
+  }
+
+  /**
+   * Searches until the rebuilt index answers: meanwhile only 503s (with /healthz, when it says
+   * 503 too, naming the search index), never a 500 nor a hit from the bad index.
+   */
+  private void awaitRebuiltAndServed(App app, String what) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      HttpResponse<String> r = get(app, "/api/v1/search?q=quarterly");
+      assertTrue(r.statusCode() == 200 || r.statusCode() == 503, what + ": " + r.statusCode() + " " + r.body());
+      if (r.statusCode() == 200) {
+        JsonNode hits = MAPPER.readTree(r.body()).get("data");
+        assertEquals(1, hits.size(), what + ": " + r.body());
+        assertEquals(M1, hits.get(0).get("meeting_id").asText());
+        break;
+      }
+      HttpResponse<String> health = get(app, "/healthz");
+      if (health.statusCode() != 200) {
+        assertEquals(503, health.statusCode(), what + ": " + health.body());
+        assertTrue(health.body().contains("search index"), what + ": " + health.body());
+      }
+      if (System.nanoTime() > deadline) fail(what + ": search still 503 after 60 s: " + r.body());
+      Thread.sleep(100);
+    }
+    assertEquals(200, get(app, "/healthz").statusCode());
   }
 
   @Test

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Keeping the index in step with SQLite: pending changes, crashes, reindex switches, import without a server. */
 class SearchSyncTest {
@@ -309,32 +311,45 @@ class SearchSyncTest {
     }
   }
 
-  @Test
-  void anIndexWrittenByAnOlderVersionIsRebuiltNotServed() throws Exception {
+  /**
+   * An index of another format (IndexFormat) is never opened: search answers as while building
+   * (503), the sync thread rebuilds it from the database, then serves the new generation.
+   */
+  @ParameterizedTest
+  @EnumSource(OtherFormat.class)
+  void anIndexOfAnotherFormatIsRebuiltNotOpened(OtherFormat other) throws Exception {
     index = openLive();
     index.close();
     String old = IndexDirs.current(root);
-    try (Generation g = Generation.open(root, old)) {
-      g.writer.setLiveCommitData(java.util.Map.of(Generation.SEQ, "20").entrySet()); // no format: older code
-      g.writer.commit();
-    }
-    // Older code wrote stored fields in a layout this code cannot read: opening it (as an
-    // import does before rebuilding) must not read them.
-    try (var files = java.nio.file.Files.list(root.resolve(old))) {
-      for (java.nio.file.Path f : files.filter(f -> f.toString().endsWith("." + DirectStoredFields.DATA_EXTENSION)).toList()) {
-        java.nio.file.Files.delete(f);
-      }
-    }
-    try (Generation g = Generation.open(root, old)) {
-      assertFalse(g.currentFormat());
-    }
+    other.applyTo(root.resolve(old));
+    assertThrows(IndexFormat.Other.class, () -> Generation.open(root, old).close());
     index = SearchIndex.open(root, db);
     assertFalse(index.ready(), "not served as it is");
+    SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> search(acme, "alpha"));
+    assertEquals(SearchUnavailable.Reason.BUILDING, e.reason);
     index.syncOnce(); // rebuilds
+    assertNotEquals(old, IndexDirs.current(root));
+    assertFalse(Files.exists(root.resolve(old)), "the old generation is deleted once replaced");
     index.syncOnce(); // opens the rebuilt one
     assertTrue(index.ready());
-    assertNotEquals(old, IndexDirs.current(root));
     assertEquals(20, meetingsInIndex());
+    IndexFormat.check(root.resolve(IndexDirs.current(root))); // the rebuilt one records this code's format
+  }
+
+  /** An import while no server runs rebuilds an index of another format instead of failing on it. */
+  @ParameterizedTest
+  @EnumSource(value = OtherFormat.class, names = {"UNKNOWN_CODEC", "FORMAT_FILE_MISSING"})
+  void importWithoutAServerRebuildsAnIndexOfAnotherFormat(OtherFormat other) throws Exception {
+    index = openLive();
+    index.close();
+    index = null;
+    String old = IndexDirs.current(root);
+    other.applyTo(root.resolve(old));
+    java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());
+    env.put("MINUTES_INDEX_PATH", root.toString());
+    Config config = Config.load(Files.createFile(dir.resolve("none.properties")), env);
+    assertEquals("search index built (20 meetings)", IndexBuilds.updateAfterImport(config));
+    assertNotEquals(old, IndexDirs.current(root));
   }
 
   /**

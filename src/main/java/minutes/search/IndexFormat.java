@@ -1,0 +1,57 @@
+package minutes.search;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.lucene.util.Version;
+
+/**
+ * The index-format contract: what a generation's files were written with (this code's document
+ * layout and analysis, the codec's name, Lucene's version), recorded in the file {@value #FILE}
+ * of the generation when it is created, and compared with this code's own before Lucene reads
+ * anything of the generation. Any difference, a missing or garbled file included, means the
+ * generation is rebuilt from the database, never opened: so a Lucene upgrade (whose codecs
+ * may not read an older index, or whose lookup no longer knows its codec) is a rebuild in the
+ * background, not a failing search. Immutable.
+ */
+record IndexFormat(String layout, String analysis, String codec, String lucene) {
+  static final String FILE = "minutes-format";
+
+  /** What this code writes and reads. */
+  static final IndexFormat CURRENT =
+      new IndexFormat(IndexedMeeting.LAYOUT, SearchAnalyzer.VERSION, MinutesCodec.NAME, Version.LATEST.toString());
+
+  /** A generation written with another format than {@link #CURRENT}: rebuild it, do not open it. */
+  static final class Other extends IOException {
+    Other(Path dir, String why) {
+      super(dir.getFileName() + " was written with another index format (" + why + ")");
+    }
+  }
+
+  /** Records this format in a new generation's folder, whole or not at all. */
+  void writeTo(Path dir) throws IOException {
+    IndexDirs.writeAtomically(dir.resolve(FILE), "layout=" + layout + "\nanalysis=" + analysis + "\ncodec=" + codec
+        + "\nlucene=" + lucene + "\n");
+  }
+
+  /** Throws {@link Other} unless the generation in {@code dir} records exactly {@link #CURRENT}. */
+  static void check(Path dir) throws IOException {
+    String text;
+    try {
+      text = Files.readString(dir.resolve(FILE), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new Other(dir, "it records none");
+    }
+    Map<String, String> fields = new HashMap<>();
+    for (String line : text.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) fields.put(line.substring(0, eq), line.substring(eq + 1));
+    }
+    IndexFormat found = new IndexFormat(fields.get("layout"), fields.get("analysis"), fields.get("codec"), fields.get("lucene"));
+    if (!found.equals(CURRENT)) throw new Other(dir, "it records " + found + ", this code writes " + CURRENT);
+  }
+}

@@ -1,0 +1,171 @@
+package minutes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.lucene.util.Version;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lucene's unstable surface, named where it is taken (issue 31 item 3): the classes src/main
+ * refers to that Lucene marks experimental or internal (per src/test/resources/lucene-apis.txt)
+ * are exactly those docs/SEARCH.md lists, and each file that uses one says, in a comment
+ * starting "Risk:", what breaks and how we would notice. Keyed on what src/main refers to when
+ * the test runs, so that a class added or dropped by any change shows here.
+ */
+class LuceneApisTest {
+  private static final Path MAIN = Path.of("src", "main", "java");
+  private static final Path SEARCH_MD = Path.of("docs", "SEARCH.md");
+  private static final String SECTION = "### Lucene APIs used beyond the stable ones";
+  private static final Pattern QUALIFIED = Pattern.compile("\\borg\\.apache\\.lucene\\.(?:[a-z0-9_]+\\.)+[A-Z]\\w*(?:\\.[A-Z]\\w*)*");
+  /** A comment: a block, or a run of line comments. */
+  private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|(?://[^\\n]*\\n\\s*)+", Pattern.DOTALL);
+
+  private static String luceneVersion;
+  /** Every catalogued Lucene class, by qualified name: stable, experimental or internal. */
+  private static final Map<String, String> stability = new TreeMap<>();
+  /** The Lucene classes each file of src/main refers to, by qualified name. */
+  private static final Map<Path, Set<String>> uses = new TreeMap<>();
+
+  @BeforeAll
+  static void read() throws IOException {
+    try (InputStream in = LuceneApisTest.class.getResourceAsStream("/lucene-apis.txt")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) continue;
+        String[] f = line.trim().split(" ");
+        if (f[0].equals("lucene")) luceneVersion = f[1];
+        else stability.put(f[0], f[1]);
+      }
+    }
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        Set<String> used = luceneClasses(Files.readString(file));
+        if (!used.isEmpty()) uses.put(file, used);
+      }
+    }
+  }
+
+  /**
+   * The Lucene classes a source file names: imported or written out in full, and the nested
+   * types it reaches through them ({@code PhraseQuery.PostingsAndFreq}).
+   */
+  static Set<String> luceneClasses(String source) {
+    Set<String> named = new TreeSet<>();
+    QUALIFIED.matcher(source).results().forEach(m -> named.add(m.group()));
+    for (String outer : List.copyOf(named)) {
+      String simple = outer.substring(outer.lastIndexOf('.') + 1);
+      Matcher nested = Pattern.compile("(?<![\\w.])" + simple + "\\.([A-Z]\\w*)").matcher(source);
+      while (nested.find()) {
+        if (nested.group(1).chars().anyMatch(Character::isLowerCase)) named.add(outer + "." + nested.group(1)); // not a CONSTANT
+      }
+    }
+    return named;
+  }
+
+  private static boolean unstable(String luceneClass) {
+    return !stability.get(luceneClass).equals("stable");
+  }
+
+  /** A Lucene class as docs/SEARCH.md names it: its simple name, with its outer class when nested. */
+  private static String documented(String luceneClass) {
+    return luceneClass.replaceAll("^org\\.apache\\.lucene\\.(?:[a-z0-9_]+\\.)+", "");
+  }
+
+  @Test
+  void theCatalogueIsForTheLuceneInUse() {
+    assertEquals(Version.LATEST.toString(), luceneVersion,
+        "Lucene was upgraded: check each class of src/test/resources/lucene-apis.txt against the new javadoc");
+  }
+
+  @Test
+  void everyLuceneClassSrcMainUsesIsCatalogued() {
+    Set<String> missing = new TreeSet<>();
+    uses.values().forEach(used -> used.stream().filter(c -> !stability.containsKey(c)).forEach(missing::add));
+    assertEquals(Set.of(), missing, "read each class's javadoc (@lucene.experimental, @lucene.internal) and add it to "
+        + "src/test/resources/lucene-apis.txt");
+  }
+
+  @Test
+  void searchMdListsExactlyTheUnstableClassesSrcMainUses() throws IOException {
+    Set<String> used = new TreeSet<>();
+    uses.values().forEach(u -> u.stream().filter(stability::containsKey).filter(LuceneApisTest::unstable)
+        .map(LuceneApisTest::documented).forEach(used::add));
+    assertTrue(used.size() > 5, "the scan finds the unstable classes src/main uses: " + used);
+    assertEquals(used, classesListed(Files.readString(SEARCH_MD)), "docs/SEARCH.md, \"" + SECTION + "\"");
+  }
+
+  @Test
+  void everyFileUsingOneNamesItsRiskInAComment() throws IOException {
+    List<String> unnamed = new ArrayList<>();
+    for (Map.Entry<Path, Set<String>> file : uses.entrySet()) {
+      String risks = risks(Files.readString(file.getKey()));
+      for (String c : file.getValue()) {
+        String simple = c.substring(c.lastIndexOf('.') + 1);
+        if (stability.containsKey(c) && unstable(c) && !Pattern.compile("\\b" + simple + "\\b").matcher(risks).find()) {
+          unnamed.add(file.getKey().getFileName() + ": " + simple);
+        }
+      }
+    }
+    assertEquals(List.of(), unnamed, "a comment starting \"Risk:\" at the use says what breaks and how we would notice");
+  }
+
+  @Test
+  void theScanFindsImportsFullNamesAndNestedTypes() {
+    String source = """
+        import org.apache.lucene.search.PhraseQuery;
+        import org.apache.lucene.util.ArrayUtil;
+        class X {
+          PhraseQuery.PostingsAndFreq p; int n = PhraseQuery.MAX; // a constant is no type
+          org.apache.lucene.index.SegmentInfos infos;
+        }
+        """;
+    assertEquals(Set.of("org.apache.lucene.search.PhraseQuery", "org.apache.lucene.search.PhraseQuery.PostingsAndFreq",
+        "org.apache.lucene.util.ArrayUtil", "org.apache.lucene.index.SegmentInfos"), luceneClasses(source));
+  }
+
+  /** The text after "Risk:" of every comment that has one. */
+  private static String risks(String source) {
+    StringBuilder risks = new StringBuilder();
+    Matcher m = COMMENT.matcher(source);
+    while (m.find()) {
+      int at = m.group().indexOf("Risk:");
+      if (at >= 0) risks.append(m.group(), at, m.group().length()).append('\n');
+    }
+    return risks.toString();
+  }
+
+  /** The classes named in backticks in the first column of the section's class table (the one headed "| class |"). */
+  static Set<String> classesListed(String markdown) {
+    int from = markdown.indexOf(SECTION);
+    assertTrue(from >= 0, "docs/SEARCH.md has the section \"" + SECTION + "\"");
+    String section = markdown.substring(from + SECTION.length());
+    int next = section.indexOf("\n#");
+    if (next >= 0) section = section.substring(0, next);
+    Set<String> listed = new TreeSet<>();
+    boolean inTable = false;
+    for (String line : section.split("\n")) {
+      if (line.startsWith("| class |")) inTable = true;
+      else if (!line.startsWith("|")) inTable = false;
+      else if (inTable && !line.startsWith("|---")) {
+        Matcher name = Pattern.compile("`([A-Za-z0-9.]+)`").matcher(line.split("\\|")[1]);
+        while (name.find()) listed.add(name.group(1));
+      }
+    }
+    return listed;
+  }
+}
