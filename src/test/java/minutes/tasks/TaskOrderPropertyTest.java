@@ -102,11 +102,13 @@ class TaskOrderPropertyTest {
         GeneratedLists.sometimes(c, TaskOrderPropertyTest::day), GeneratedLists.paging(c, 200));
   }
 
-  /** r with a due range whose start lies after its end (1 to 30 days). */
+  /** r with a due range whose start lies after its end (1 to 30 days), both within four-digit years. */
   private static Request invertedDueRange(Request r, Property.Case c) {
-    LocalDate to = day(c);
-    return new Request(r.key(), r.meeting(), r.status(), r.verdict(), Optional.of(to.plusDays(c.between(1, 30))),
-        Optional.of(to), r.paging());
+    LocalDate day = day(c);
+    int apart = c.between(1, 30);
+    LocalDate from = day.getYear() < 9999 ? day.plusDays(apart) : day;
+    LocalDate to = day.getYear() < 9999 ? day : day.minusDays(apart);
+    return new Request(r.key(), r.meeting(), r.status(), r.verdict(), Optional.of(from), Optional.of(to), r.paging());
   }
 
   /** The data's due days and the days next to them, so that inclusive bounds are tested on both sides. */
