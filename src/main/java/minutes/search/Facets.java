@@ -41,6 +41,9 @@ final class Facets {
   /** The facet names a request may ask for, in the order the API documents them. */
   static final List<String> NAMES = List.of(PLATFORM, COMPANY, PARTICIPANT, MONTH);
 
+  // Risk: FacetsConfig and SortedSetDocValuesFacetCounts are @lucene.experimental (the facet
+  // module's configuration and its counts over sorted-set doc values); a change shows as other
+  // counts in SearchForClientsTest and SearchForClientsPropertyTest, or fails to compile.
   private static final FacetsConfig CONFIG = new FacetsConfig();
   private static final DateTimeFormatter MONTH_OF = DateTimeFormatter.ofPattern("uuuu-MM").withZone(ZoneOffset.UTC);
 

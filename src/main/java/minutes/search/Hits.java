@@ -296,6 +296,8 @@ final class Hits {
   /** The stored {@link Moments#SEGMENTS} table of doc (leaf-local); no segments for a meeting without transcript. */
   private static Moments.SegmentTable segments(StoredFields stored, int doc) throws IOException {
     byte[][] value = new byte[1][];
+    // Risk: StoredFieldVisitor is @lucene.experimental (Lucene's one way to read part of a
+    // document's stored fields); a change shows as wrong moments in SearchForClientsTest.
     stored.document(doc, new StoredFieldVisitor() {
       @Override
       public Status needsField(FieldInfo info) {
