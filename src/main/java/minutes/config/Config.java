@@ -62,8 +62,9 @@ public record Config(
     SEARCH_WARMUP_MS("search.warmup_ms", "MINUTES_SEARCH_WARMUP_MS", "2000"),
     // decisions.md "Rate limits and overload": 50 a second per key on average.
     HTTP_RATE_LIMIT_PER_MINUTE("http.rate_limit_per_minute", "MINUTES_HTTP_RATE_LIMIT_PER_MINUTE", "3000"),
-    // Two per core: a request is CPU work (SQLite and Lucene read from memory), and more at once
-    // only made each one slower on the 2-core machine (docs/RELIABILITY.md, "Overload").
+    // Two per core: on SQLite a request is CPU work (the database and Lucene read from memory),
+    // and more at once only made each one slower on the 2-core machine (docs/RELIABILITY.md,
+    // "Overload"); PostgreSQL nodes were not measured apart and keep the same default.
     HTTP_MAX_IN_FLIGHT("http.max_in_flight", "MINUTES_HTTP_MAX_IN_FLIGHT",
         Integer.toString(2 * Runtime.getRuntime().availableProcessors())),
     HTTP_MAX_QUEUED("http.max_queued", "MINUTES_HTTP_MAX_QUEUED", "16"),
