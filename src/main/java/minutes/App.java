@@ -27,7 +27,6 @@ import minutes.http.ErrorMapper;
 import minutes.http.Health;
 import minutes.http.LoadShedding;
 import minutes.http.Metrics;
-import minutes.http.RateLimit;
 import minutes.http.Routes;
 import minutes.keys.Scope;
 import minutes.mcp.McpEndpoint;
@@ -86,9 +85,7 @@ public final class App implements AutoCloseable {
     metrics.watchOrder("tasks", taskOrder::status);
     metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();
-    // One limiter for every keyed entry point, so that a key has one quota however it asks.
-    RateLimit rateLimit = new RateLimit(config.limits().rateLimitPerMinute());
-    Routes routes = new Routes(db, config.cacheControl(), rateLimit)
+    Routes routes = new Routes(db, config.cacheControl(), config.limits().rateLimitPerMinute())
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, meetings::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)

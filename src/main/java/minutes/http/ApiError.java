@@ -70,7 +70,7 @@ public final class ApiError extends RuntimeException {
     return new ApiError(500, "internal_error", field, message, Map.of());
   }
 
-  /** 429: the key is over its rate limit ({@link RateLimit}, decisions.md "Rate limits and overload"). */
+  /** 429: the key is over its rate limit ({@link Admission}, decisions.md "Rate limits and overload"). */
   public static ApiError rateLimited(long retryAfterSeconds, String message) {
     return new ApiError(429, "rate_limited", null, message, Map.of("Retry-After", Long.toString(retryAfterSeconds)));
   }

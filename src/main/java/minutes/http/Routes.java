@@ -45,11 +45,16 @@ public final class Routes {
     T on(Connection c) throws Exception;
   }
 
-  /** {@code cacheControl}: the Cache-Control header of every keyed answer (config http.cache_control). */
-  public Routes(Db db, String cacheControl, RateLimit rateLimit) {
+  /**
+   * {@code cacheControl}: the Cache-Control header of every keyed answer (config
+   * http.cache_control); {@code rateLimitPerMinute}: each key's quota (config
+   * http.rate_limit_per_minute, 0 for none), one for every keyed entry point these routes serve,
+   * so that a key has one quota however it asks.
+   */
+  public Routes(Db db, String cacheControl, int rateLimitPerMinute) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.admission = new Admission(rateLimit);
+    this.admission = new Admission(rateLimitPerMinute);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
     // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.

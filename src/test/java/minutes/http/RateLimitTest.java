@@ -12,10 +12,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The per-key token bucket on a clock the test moves by hand: quota, refill, headers' values, keys apart, threads. */
+/** The per-key token bucket of {@link Admission} on a clock the test moves by hand: quota, refill, headers' values, keys apart, threads. */
 class RateLimitTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
-  private final RateLimit limit = new RateLimit(3000, now::get); // one request every 20 ms, a minute's worth saved up
+  private final Admission limit = new Admission(3000, now::get); // one request every 20 ms, a minute's worth saved up
 
   private void advanceMillis(long ms) {
     now.addAndGet(ms * 1_000_000L);
@@ -23,10 +23,10 @@ class RateLimitTest {
 
   @Test
   void anIdleKeyHasAMinutesQuotaThenOneRequestPerInterval() {
-    RateLimit.Outcome first = limit.take("k");
-    assertEquals(new RateLimit.Outcome(true, 2999, 1, 0), first);
+    Admission.Outcome first = limit.take("k");
+    assertEquals(new Admission.Outcome(true, 2999, 1, 0), first);
     for (int i = 2; i <= 3000; i++) assertTrue(limit.take("k").admitted(), "request " + i);
-    RateLimit.Outcome refused = limit.take("k");
+    Admission.Outcome refused = limit.take("k");
     assertFalse(refused.admitted());
     assertEquals(0, refused.remaining());
     assertEquals(60, refused.resetSeconds()); // 3000 requests owed, 20 ms each
@@ -34,7 +34,7 @@ class RateLimitTest {
     advanceMillis(19);
     assertFalse(limit.take("k").admitted());
     advanceMillis(1);
-    RateLimit.Outcome next = limit.take("k");
+    Admission.Outcome next = limit.take("k");
     assertTrue(next.admitted());
     assertEquals(0, next.remaining());
     assertFalse(limit.take("k").admitted());
@@ -53,7 +53,7 @@ class RateLimitTest {
   void oneKeysBurstLeavesAnotherKeyUntouched() {
     for (int i = 0; i < 3001; i++) limit.take("busy");
     assertFalse(limit.take("busy").admitted());
-    assertEquals(new RateLimit.Outcome(true, 2999, 1, 0), limit.take("quiet"));
+    assertEquals(new Admission.Outcome(true, 2999, 1, 0), limit.take("quiet"));
   }
 
   @Test
@@ -78,7 +78,7 @@ class RateLimitTest {
 
   @Test
   void aLimitThatDoesNotDivideAMinuteStillHoldsItsQuota() {
-    RateLimit seven = new RateLimit(7, now::get);
+    Admission seven = new Admission(7, now::get);
     int admitted = 0;
     for (int i = 0; i < 20; i++) if (seven.take("k").admitted()) admitted++;
     assertEquals(7, admitted);

@@ -45,7 +45,7 @@ class ReadSnapshotTest {
       key = ApiKeys.create(c, "acme", EnumSet.of(Scope.MEETINGS_READ), null, "probe").secret();
     }
     db = Db.open(store, 2, Duration.ofSeconds(5));
-    Routes routes = new Routes(db, "no-store", new RateLimit(0))
+    Routes routes = new Routes(db, "no-store", 0)
         .api("/together", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit)
         .apiByStatement("/apart", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit);
     server = new HandlerServer(routes.handler());

@@ -117,7 +117,7 @@ public final class McpBench {
         meeting = (String) nearest[0];
         chars = (Long) nearest[1];
       }
-      Routes routes = new Routes(db, "no-store", new minutes.http.RateLimit(0))
+      Routes routes = new Routes(db, "no-store", 0)
           .api(TRANSCRIPT_SEARCH, Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::search);
       long[] nanos = new long[queries.size() * rounds];
       long matches = 0;

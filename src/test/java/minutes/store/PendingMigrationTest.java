@@ -46,7 +46,7 @@ class PendingMigrationTest {
         assertEquals(200, get(app, "/api/v1/meetings", key).statusCode(), "endpoints with all their tables keep working");
 
         Migrations.migrate(db);
-        // No wait: SchemaWatch re-reads the schema at once when something it needs is missing.
+        // No wait: Admission re-reads the schema at once when something it needs is missing.
         HttpResponse<String> r = get(app, "/api/v1/action-items", key);
         assertEquals(200, r.statusCode(), r.body());
       }
