@@ -29,7 +29,7 @@ import org.apache.lucene.util.IOUtils;
  * Stored fields read where they lie: each document's fields one after another, uncompressed,
  * and a table of where each document starts. Reading a field seeks past the fields before it
  * and copies only its own bytes, so a snippet of a 100 KB transcript reads its 2 KB chunk and
- * nothing else ({@link StoredText}); Lucene's stored fields copy the whole document first,
+ * nothing else ({@link Snippets#read}); Lucene's stored fields copy the whole document first,
  * even uncompressed, which was most of reading a snippet (docs/BENCHMARKS.md).
  *
  * <p>Files per segment: {@value #DATA_EXTENSION} (per field: field number and type as one

@@ -284,12 +284,7 @@ final class Hits {
       if (passages[f] == null) passages[f] = new Passages(leaves.leaf.reader(), h.field, q.clauses);
       if (passages[f] != transcript) passages[f].match(local); // the transcript's were found above
       Passages.Best best = passages[f].best(Snippets.PASSAGE_WIDTH);
-      StoredText.Slice text = StoredText.read(stored, local, h.field, length -> {
-        int[] w = Snippets.window(length, best.start(), best.end());
-        return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character
-      });
-      int[] window = Snippets.window(text.length(), best.start(), best.end());
-      h.snippet = Snippets.render(text.text(), text.base(), text.length(), window[0], window[1], best.spans());
+      h.snippet = Snippets.content(stored, local, h.field, best);
     }
   }
 

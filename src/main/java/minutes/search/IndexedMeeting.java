@@ -28,7 +28,7 @@ import org.apache.lucene.util.BytesRef;
  * One meeting as the index holds it: read from the database, turned into one Lucene document.
  * The short display values live in doc values, so that answering never decompresses the
  * stored block that holds a 100 KB transcript; only the two long texts are stored (for
- * snippets, in chunks: {@link StoredText}), with offsets in the postings so that snippets
+ * snippets, in chunks: {@link Snippets#store}), with offsets in the postings so that snippets
  * never re-analyse them, and the transcript's segment ranges ({@link Moments.SegmentTable}, in
  * {@code segments}) for the moments of hits; facet values as doc values ({@link Facets}).
  */
@@ -38,7 +38,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
 
   /**
    * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
-   * changes (these fields, {@link #INDEX_ORDER}, {@link StoredText}, {@link DirectStoredFields}).
+   * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields}).
    * 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
    * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
    */
@@ -112,11 +112,11 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
     if (!transcript.isEmpty()) d.add(new StoredField(Moments.SEGMENTS, segments));
     if (!protocol.isEmpty()) {
       d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
-      StoredText.add(d, PROTOCOL, protocol);
+      Snippets.store(d, PROTOCOL, protocol);
     }
     if (!transcript.isEmpty()) {
       d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
-      StoredText.add(d, TRANSCRIPT, transcript);
+      Snippets.store(d, TRANSCRIPT, transcript);
     }
     d.add(new BinaryDocValuesField(META, Meta.encode(new Meta(id, title, platform, startsAt, createdAt))));
     Instant at = Instant.parse(sortAt);

@@ -22,7 +22,7 @@ class MinutesCodecTest {
       try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new SearchAnalyzer()).setCodec(new MinutesCodec())
           .setUseCompoundFile(false))) {
         Document d = new Document();
-        StoredText.add(d, IndexedMeeting.TRANSCRIPT, text);
+        Snippets.store(d, IndexedMeeting.TRANSCRIPT, text);
         w.addDocument(d);
       }
       long stored = 0;
@@ -30,10 +30,10 @@ class MinutesCodecTest {
       assertTrue(stored >= text.length(), "stored fields hold the text uncompressed: " + stored + " bytes");
       try (DirectoryReader r = DirectoryReader.open(dir)) {
         int from = 100_000, to = 100_240;
-        StoredText.Slice slice = StoredText.read(r.leaves().get(0).reader().storedFields(), 0, IndexedMeeting.TRANSCRIPT,
+        Snippets.Slice slice = Snippets.read(r.leaves().get(0).reader().storedFields(), 0, IndexedMeeting.TRANSCRIPT,
             length -> new int[] {from, to});
         assertEquals(text.length(), slice.length());
-        assertTrue(slice.text().length() <= 2 * StoredText.CHUNK, "only the chunks asked for: " + slice.text().length());
+        assertTrue(slice.text().length() <= 2 * Snippets.CHUNK, "only the chunks asked for: " + slice.text().length());
         assertEquals(text.substring(from, to), slice.text().substring(from - slice.base(), to - slice.base()));
       }
     }

@@ -101,7 +101,7 @@ public final class SearchBench {
       Set<String> phrases = new LinkedHashSet<>();
       var stored = reader.storedFields();
       while (phrases.size() < 60) {
-        // The first stored chunk of a transcript (StoredText) is text enough to take a phrase from.
+        // The first stored chunk of a transcript (Snippets.store) is text enough to take a phrase from.
         String text = stored.document(random.nextInt(reader.maxDoc())).get(IndexedMeeting.TRANSCRIPT + ".text");
         if (text == null) continue;
         String[] words = text.substring(random.nextInt(Math.max(1, text.length() - 200))).split(" ");

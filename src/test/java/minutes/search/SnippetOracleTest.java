@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * Snippets and transcript search against a plain scan of the text ({@link PlainScan}): a
  * search's hits are the meetings whose title, minutes or transcript holds every clause, the
  * same split over cores or not, and a content hit's snippet marks the best window's matches,
- * found from postings offsets and stored chunks ({@link Passages}, {@link StoredText}) as the
- * scan finds them in the whole text; {@link Snippets} shows that window and marks exactly
+ * found from postings offsets and stored chunks ({@link Passages}, {@link Snippets#read}) as
+ * the scan finds them in the whole text; {@link Snippets} shows that window and marks exactly
  * those spans; {@link SegmentSearch} finds exactly the segments that hold every clause, with
  * and without its rough prefilter. On generated talk ({@link GeneratedTalk}) with case,
  * accent, ß, full-width, possessive and plural spellings, HTML, emoji, and texts longer than
@@ -141,7 +141,7 @@ class SnippetOracleTest {
             assertTrue(PlainScan.holdsAll(text, clauses), what + ": the field named holds every clause");
             MET.merge(h.matchedIn(), 1, Integer::sum);
             if (text.length() > Snippets.MAX_VISIBLE) MET.merge("cut", 1, Integer::sum);
-            if (text.length() > StoredText.CHUNK) MET.merge("chunks", 1, Integer::sum);
+            if (text.length() > Snippets.CHUNK) MET.merge("chunks", 1, Integer::sum);
             if (h.matchedIn().equals("title")) {
               assertEquals(0.35, h.rank(), what + ": a title hit ranks 0.35 (api-spec 2.5)");
             } else {
