@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -160,11 +161,12 @@ public final class SearchIndex implements AutoCloseable {
    * The answer to r for the principal ({@link Hits}), from the live generation, within
    * {@code timeout}. {@code db}: the request's connection, to see which meetings changed since
    * the searcher's data; {@code dataVersion}: the data version it read first, if it did (then
-   * an index at that version needs no statement: nothing changed since, and history is never
-   * pruned up to the newest entry). Its statements need not share a snapshot: a later one sees
-   * at least the changes up to that version, and leaving out more changed meetings is always
-   * right. Fails with {@link SearchUnavailable} while there is no usable index, when the index
-   * cannot be read (the sync thread then verifies it), and past the timeout.
+   * an index at that version needs no statement and no look at the change history: nothing
+   * changed since, and history is never pruned up to the newest entry). Its statements need not
+   * share a snapshot: a later one sees at least the changes up to that version, and leaving out
+   * more changed meetings is always right. Fails with {@link SearchUnavailable} while there is
+   * no usable index, when the index cannot be read (the sync thread then verifies it), and past
+   * the timeout.
    */
   SearchHit.Result search(Connection db, OptionalLong dataVersion, Principal principal, SearchRequest r,
       QueryTimeout timeout) throws SQLException, SearchUnavailable {
@@ -172,13 +174,9 @@ public final class SearchIndex implements AutoCloseable {
       Generation g = live;
       if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
-      ChangedSince since = dataVersion.isPresent() && dataVersion.getAsLong() == seq
-          ? ChangedSince.NOTHING
-          : ChangedSince.read(db, seq);
-      // Changes up to the pruned number are gone from change_log, so the exclusion below could
-      // not see them: such an index (a node stopped for longer than the history is kept) is
-      // being rebuilt by the sync thread, and answers nothing meanwhile.
-      if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+      List<BytesRef> changed = dataVersion.isPresent() && dataVersion.getAsLong() == seq
+          ? List.of()
+          : changedSince(db, seq);
       IndexSearcher s;
       try {
         s = g.acquire();
@@ -189,7 +187,7 @@ public final class SearchIndex implements AutoCloseable {
       }
       try {
         Hits hits = new Hits(SplitSearch.like(new IndexSearcher(s.getIndexReader()), s), analyzer, timeout, split, facets);
-        return hits.find(db, principal, r, since.changed().stream().map(BytesRef::new).toList());
+        return hits.find(db, principal, r, changed);
       } catch (IOException e) {
         throw unreadable(g, e);
       } finally {
@@ -200,6 +198,18 @@ public final class SearchIndex implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The meetings changed after the index's change_log seq, which its answer leaves out. Changes
+   * up to the pruned number are gone from change_log, so that exclusion could not see them:
+   * such an index (a node stopped for longer than the history is kept) is being rebuilt by the
+   * sync thread, and answers nothing meanwhile.
+   */
+  private static List<BytesRef> changedSince(Connection db, long seq) throws SQLException, SearchUnavailable {
+    ChangedSince since = ChangedSince.read(db, seq);
+    if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+    return since.changed().stream().map(BytesRef::new).toList();
   }
 
   /** Local files that cannot be read: damage, never the caller's fault. Check it; 503 meanwhile. */

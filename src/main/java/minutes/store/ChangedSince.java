@@ -9,14 +9,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a search needs of the database besides its index, read in one statement (each statement
- * is a round trip to PostgreSQL): how far the change history is pruned, and the meetings changed
- * after the index's change_log seq, each once. Immutable.
+ * What a search needs of the database besides its index when the data may have changed since
+ * the index (a search whose key's statement read the index's own data version needs nothing),
+ * read in one statement (each statement is a round trip to PostgreSQL): how far the change
+ * history is pruned, and the meetings changed after the index's change_log seq, each once.
+ * Immutable.
  */
 public record ChangedSince(long prunedThrough, List<String> changed) {
-  /** An index at the data version: nothing changed after it, nothing pruned beyond it. */
-  public static final ChangedSince NOTHING = new ChangedSince(0, List.of());
-
   // change_log unaliased, so that SQLite's query plan names it (SearchSyncTest).
   public static final String SQL = "SELECT change_state.pruned_through, change_log.meeting_id FROM change_state"
       + " LEFT JOIN change_log ON change_log.seq > ? WHERE change_state.id = 1";
