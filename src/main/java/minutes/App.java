@@ -99,7 +99,7 @@ public final class App implements AutoCloseable {
             ChangesApi::list)
         .apiByStatement("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
             new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
-        .open("/healthz", new Health(db, search::ready))
+        .open("/healthz", new Health(db, search::unavailable))
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
         .open("/docs/{file}", docs.file());

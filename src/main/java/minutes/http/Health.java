@@ -5,7 +5,7 @@ import io.undertow.server.HttpServerExchange;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import minutes.store.Db;
 import minutes.store.Sql;
 
@@ -17,11 +17,12 @@ import minutes.store.Sql;
  */
 public final class Health implements HttpHandler {
   private final Db db;
-  private final BooleanSupplier searchReady;
+  /** Null while search can be answered, else what is not usable ("search index: not built yet"). */
+  private final Supplier<String> searchUnavailable;
 
-  public Health(Db db, BooleanSupplier searchReady) {
+  public Health(Db db, Supplier<String> searchUnavailable) {
     this.db = db;
-    this.searchReady = searchReady;
+    this.searchUnavailable = searchUnavailable;
   }
 
   @Override
@@ -31,7 +32,8 @@ public final class Health implements HttpHandler {
     } catch (SQLException e) {
       throw ApiError.unavailable(5, db.store().unusable(e));
     }
-    if (!searchReady.getAsBoolean()) throw ApiError.unavailable(5, "search index: not built yet");
+    String search = searchUnavailable.get();
+    if (search != null) throw ApiError.unavailable(5, search);
     Json.ok(ex, Map.of("status", "ok"));
   }
 }

@@ -72,7 +72,7 @@ final class FoldingFilter extends TokenFilter {
       len = german(len);
       b = term.buffer();
       if (folded.length < 4 * len) folded = new char[4 * len];
-      // Risk: foldToASCII is @lucene.internal (ASCIIFoldingFilter itself is stable); a change of
+      // Risk: ASCIIFoldingFilter.foldToASCII is @lucene.internal (the class is stable); a change of
       // what it folds fails SearchAnalyzerTest, and would need a new SearchAnalyzer.VERSION.
       int n = ASCIIFoldingFilter.foldToASCII(b, 0, folded, 0, len);
       b = term.resizeBuffer(n);

@@ -91,6 +91,10 @@ public final class IndexBuilds {
    */
   record CatchUp(int applied, long deleted, String rebuild) {}
 
+  /** Why a generation cannot follow the log ({@link CatchUp#rebuild}), as a clause about it. */
+  static final String AHEAD_OF_DATABASE = "it is ahead of the database (another database?)",
+      OLDER_THAN_HISTORY = "it is older than the change history kept (changes.retention_days)";
+
   /**
    * Applies every change_log entry after the generation's seq, reading the meetings in the
    * same read transaction as the entries, and commits with the new seq. A generation ahead of
@@ -102,9 +106,9 @@ public final class IndexBuilds {
       try {
         ChangeHistory.State history = ChangeHistory.state(c);
         long max = history.newest();
-        if (max < g.seq()) return new CatchUp(0, 0, "it is ahead of the database (another database?)");
+        if (max < g.seq()) return new CatchUp(0, 0, AHEAD_OF_DATABASE);
         if (g.seq() < history.prunedThrough()) {
-          return new CatchUp(0, 0, "it is older than the change history kept (changes.retention_days)");
+          return new CatchUp(0, 0, OLDER_THAN_HISTORY);
         }
         if (max == g.seq()) return new CatchUp(0, 0, null);
         List<String> ids = ChangedSince.read(c, g.seq()).changed();

@@ -50,6 +50,14 @@ final class IndexDirs {
     return name;
   }
 
+  /**
+   * True when CURRENT exists but names no generation there ({@link #current} is null): what a
+   * lost or replaced folder leaves, which a rebuild repairs, unlike an index never built.
+   */
+  static boolean pointerDangles(Path root) {
+    return Files.exists(root.resolve(POINTER));
+  }
+
   /** Creates the next, empty generation directory; never reuses a name. */
   static Path createNext(Path root) throws IOException {
     Files.createDirectories(root);

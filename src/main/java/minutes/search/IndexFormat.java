@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.util.Version;
 
 /**
@@ -27,8 +30,16 @@ record IndexFormat(String layout, String analysis, String codec, String lucene) 
 
   /** A generation written with another format than {@link #CURRENT}: rebuild it, do not open it. */
   static final class Other extends IOException {
-    Other(Path dir, String why) {
-      super(dir.getFileName() + " was written with another index format (" + why + ")");
+    /**
+     * What differs, as a clause about the generation that names no version nor path ("it was
+     * written by another version of Lucene"): what /healthz and search's 503 say while it is
+     * rebuilt. The message (for the log) has the values too.
+     */
+    final String differs;
+
+    Other(Path dir, String differs, String detail) {
+      super(dir.getFileName() + " was written with another index format (" + detail + ")");
+      this.differs = differs;
     }
   }
 
@@ -44,7 +55,7 @@ record IndexFormat(String layout, String analysis, String codec, String lucene) 
     try {
       text = Files.readString(dir.resolve(FILE), StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      throw new Other(dir, "it records none");
+      throw new Other(dir, "it records no index format", "it records none");
     }
     Map<String, String> fields = new HashMap<>();
     for (String line : text.split("\n")) {
@@ -52,6 +63,29 @@ record IndexFormat(String layout, String analysis, String codec, String lucene) 
       if (eq > 0) fields.put(line.substring(0, eq), line.substring(eq + 1));
     }
     IndexFormat found = new IndexFormat(fields.get("layout"), fields.get("analysis"), fields.get("codec"), fields.get("lucene"));
-    if (!found.equals(CURRENT)) throw new Other(dir, "it records " + found + ", this code writes " + CURRENT);
+    if (!found.equals(CURRENT)) {
+      throw new Other(dir, found.differsFrom(CURRENT), "it records " + found + ", this code writes " + CURRENT);
+    }
+  }
+
+  /**
+   * What differs between this recorded format and {@code now}, as clauses about the generation
+   * joined by "and", each naming what differs but not its values (/healthz answers without a
+   * key): "it was written by another version of Lucene and its texts were analysed by another
+   * version of minutes". A record missing any field is an incomplete one, whatever the rest says.
+   */
+  String differsFrom(IndexFormat now) {
+    if (layout == null || analysis == null || codec == null || lucene == null) {
+      return "its index format record is incomplete";
+    }
+    List<String> parts = new ArrayList<>();
+    if (!lucene.equals(now.lucene)) parts.add("it was written by another version of Lucene");
+    if (!codec.equals(now.codec)) {
+      parts.add(Codec.availableCodecs().contains(codec) ? "it was written with another codec"
+          : "it was written with a codec this version of Lucene does not know");
+    }
+    if (!layout.equals(now.layout)) parts.add("its documents were laid out by another version of minutes");
+    if (!analysis.equals(now.analysis)) parts.add("its texts were analysed by another version of minutes");
+    return String.join(" and ", parts);
   }
 }

@@ -14,7 +14,7 @@ import org.apache.lucene.codecs.StoredFieldsFormat;
  * before Lucene looks the name up, and any other one is rebuilt, never read.
  *
  * <p>Risk: FilterCodec and Lucene104Codec are @lucene.experimental; a Lucene release without
- * Lucene104Codec fails to compile here (Codec.getDefault() cannot be asked while codecs load).
+ * Lucene104Codec fails to compile here (the default codec cannot be asked for while codecs load).
  * A codec that wraps Lucene's under a name of its own would read an older Lucene's files with
  * the newer one's formats; the format check keeps that from happening (DamagedIndexTest,
  * SearchSyncTest: another Lucene version is rebuilt, never opened).

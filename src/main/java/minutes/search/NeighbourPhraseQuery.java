@@ -88,8 +88,8 @@ final class NeighbourPhraseQuery extends Query {
           postings[i] = new PhraseQuery.PostingsAndFreq(pe, impacts, t.position(), term);
           cost += PhraseQuery.termPositionsCost(te);
         }
-        // Risk: ExactPhraseMatcher, PhraseWeight, PhraseMatcher and PhraseQuery.PostingsAndFreq
-        // are @lucene.internal, so a Lucene upgrade may change them without notice. Relied on:
+        // Risk: ExactPhraseMatcher, PhraseWeight's constructor, PhraseMatcher and
+        // PhraseQuery.PostingsAndFreq are @lucene.internal, so a Lucene upgrade may change them without notice. Relied on:
         // exact positions from the (filtered) postings, phrase frequency and block-max skipping
         // as PhraseQuery has them. NeighbourPhraseQueryTest pins matches, scores, top hits and
         // explanations against a plain PhraseQuery; a change that breaks this fails it.

@@ -79,7 +79,7 @@ public final class SearchApi implements Endpoint {
   private ApiError unavailable(SearchUnavailable e) {
     if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
     return ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {
-      case BUILDING -> "the search index is being built; try again in a few seconds";
+      case BUILDING -> "the search index is " + (e.state == null ? "being built" : e.state) + "; try again in a few seconds";
       case UNREADABLE -> "the search index could not be read; it is being checked and rebuilt if damaged; "
           + "try again in a few seconds";
       case TIMED_OUT -> "this search took longer than the server allows (" + timeoutMillis + " ms); try again later, "

@@ -51,11 +51,21 @@ public final class SearchIndex implements AutoCloseable {
   private final Thread sync;
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
+  /**
+   * While {@link #live} is null: what the index is, as /healthz and search's 503 say it after
+   * "search index: " ("being rebuilt, since it was written by another version of Lucene"), or
+   * null for a first build ("not built yet"). Set before live is cleared.
+   */
+  private volatile String pending;
   /** A generation a search could not read: the sync thread verifies it, and rebuilds if it is damaged. */
   private volatile Generation suspect;
   private static final String DAMAGED = "search index {} is damaged ({}): rebuilding it from the database, as `reindex` "
       + "would; search answers 503 until the new index is live";
   private static final String REBUILD = "search index {} cannot follow the change log, since {}: rebuilding it";
+  /** What the index is while there is none live, as {@link #unavailable()} and search's 503 say it ({@link #pending}). */
+  static final String REBUILT_SINCE = "being rebuilt, since ", FILES_DAMAGED = REBUILT_SINCE + "its files are damaged",
+      DANGLING = REBUILT_SINCE + "the generation its CURRENT file names is missing",
+      UNUSABLE = "not usable yet: its files cannot be opened (the server log says why; it retries every 2 s)";
   private volatile boolean closed;
   private final CountDownLatch firstLive = new CountDownLatch(1);
   /** Merges deleted documents away, apart from the sync thread so that updates go on meanwhile. */
@@ -97,6 +107,7 @@ public final class SearchIndex implements AutoCloseable {
     SearchIndex index = new SearchIndex(root, db);
     try {
       String name = IndexDirs.current(root);
+      if (name == null && IndexDirs.pointerDangles(root)) index.pending = DANGLING;
       Generation g = name == null ? null : Generation.open(root, name);
       if (g != null) {
         try {
@@ -110,8 +121,9 @@ public final class SearchIndex implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       if (CheckedFiles.damaged(e)) {
-        rebuilding(root, e); // the sync thread's first round rebuilds it
+        index.pending = rebuilding(root, e); // the sync thread's first round rebuilds it
       } else {
+        index.pending = UNUSABLE;
         log.warn("search index under {} not usable yet ({}); search answers 503 until it is", root, e.toString());
       }
     }
@@ -123,9 +135,25 @@ public final class SearchIndex implements AutoCloseable {
     firstLive.countDown();
   }
 
-  /** True when searches can be answered (healthz). */
+  /** True when searches can be answered. */
   public boolean ready() {
     return live != null;
+  }
+
+  /**
+   * Null when searches can be answered, else what /healthz says of the search index: "search
+   * index: not built yet" during a first build, else e.g. "search index: being rebuilt, since it
+   * was written by another version of Lucene", in the words of search's own 503 ({@link SearchApi}).
+   */
+  public String unavailable() {
+    if (live != null) return null;
+    String state = pending;
+    return "search index: " + (state == null ? "not built yet" : state);
+  }
+
+  /** The refusal of a search while there is no live generation. */
+  private SearchUnavailable building() {
+    return new SearchUnavailable(SearchUnavailable.Reason.BUILDING, pending);
   }
 
   Analyzer analyzer() {
@@ -172,7 +200,7 @@ public final class SearchIndex implements AutoCloseable {
       QueryTimeout timeout) throws SQLException, SearchUnavailable {
     while (true) { // a generation replaced a moment ago: search the new one
       Generation g = live;
-      if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+      if (g == null) throw building();
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
       List<BytesRef> changed = dataVersion.isPresent() && dataVersion.getAsLong() == seq
           ? List.of()
@@ -208,7 +236,9 @@ public final class SearchIndex implements AutoCloseable {
    */
   private static List<BytesRef> changedSince(Connection db, long seq) throws SQLException, SearchUnavailable {
     ChangedSince since = ChangedSince.read(db, seq);
-    if (seq < since.prunedThrough()) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING);
+    if (seq < since.prunedThrough()) {
+      throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING, REBUILT_SINCE + IndexBuilds.OLDER_THAN_HISTORY);
+    }
     return since.changed().stream().map(BytesRef::new).toList();
   }
 
@@ -248,6 +278,7 @@ public final class SearchIndex implements AutoCloseable {
     Generation g = live;
     if (pointed == null) {
       if (g == null) {
+        if (pending == null && IndexDirs.pointerDangles(root)) pending = DANGLING;
         log.info("no search index under {}: building it; search answers 503 until it is ready", root);
         IndexBuilds.Built built = rebuildNow();
         log.info("search index {} built: {} meetings in {} s", built.name(), built.meetings(), String.format("%.1f", built.seconds()));
@@ -261,6 +292,7 @@ public final class SearchIndex implements AutoCloseable {
         log.info("search index {} verified: intact", g.name);
       } catch (IOException | RuntimeException e) {
         log.error(DAMAGED, g.name, e.toString());
+        pending = FILES_DAMAGED;
         live = null;
         g.close();
         rebuildNow();
@@ -274,6 +306,7 @@ public final class SearchIndex implements AutoCloseable {
     IndexBuilds.CatchUp done = IndexBuilds.catchUp(g, db, threads);
     if (done.rebuild() != null) {
       log.warn(REBUILD, g.name, done.rebuild());
+      pending = REBUILT_SINCE + done.rebuild();
       live = null;
       g.close();
       rebuildNow();
@@ -303,14 +336,18 @@ public final class SearchIndex implements AutoCloseable {
     });
   }
 
-  /** Says why a generation is rebuilt: another format is what an upgrade brings, damage is an error. */
-  private static void rebuilding(Object generation, Exception e) {
-    if (e instanceof IndexFormat.Other) {
+  /**
+   * Says in the log why a generation is rebuilt (another format is what an upgrade brings, damage
+   * is an error) and returns it as /healthz and search's 503 say it ({@link #pending}).
+   */
+  private static String rebuilding(Object generation, Exception e) {
+    if (e instanceof IndexFormat.Other other) {
       log.warn("search index {}: {}; rebuilding it from the database, search answers 503 until the new index is live",
           generation, e.getMessage());
-    } else {
-      log.error(DAMAGED, generation, e.toString());
+      return REBUILT_SINCE + other.differs;
     }
+    log.error(DAMAGED, generation, e.toString());
+    return FILES_DAMAGED;
   }
 
   /** A full build from the database into a new generation, which the next round switches to. */
@@ -328,7 +365,8 @@ public final class SearchIndex implements AutoCloseable {
       return;
     } catch (IOException | RuntimeException e) {
       if (!CheckedFiles.damaged(e)) throw e;
-      rebuilding(name, e);
+      String why = rebuilding(name, e);
+      if (live == null) pending = why;
       rebuildNow();
       return;
     }
@@ -338,6 +376,7 @@ public final class SearchIndex implements AutoCloseable {
       if (done.rebuild() != null) {
         next.close();
         log.warn(REBUILD, name, done.rebuild());
+        if (live == null) pending = REBUILT_SINCE + done.rebuild();
         rebuildNow();
         return;
       }
@@ -346,6 +385,7 @@ public final class SearchIndex implements AutoCloseable {
       next.close();
       if (!CheckedFiles.damaged(e)) throw e;
       log.error(DAMAGED, name, e.toString());
+      if (live == null) pending = FILES_DAMAGED;
       rebuildNow();
       return;
     }

@@ -140,7 +140,8 @@ public final class SegmentSearch {
         case '\u00FC' -> n = append(out, n, 'u');
         case '\u00DF' -> n = append(out, append(out, n, 's'), 's');
         default -> {
-          // Risk: foldToASCII is @lucene.internal; SegmentSearchTest compares this fold with the analyzer's.
+          // Risk: ASCIIFoldingFilter.foldToASCII is @lucene.internal; SegmentSearchTest compares this
+          // fold with the analyzer's.
           int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, Character.toChars(cp, one, 0));
           for (int k = 0; k < m; k++) n = append(out, n, folded[k]);
         }

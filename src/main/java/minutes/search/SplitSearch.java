@@ -74,8 +74,8 @@ final class SplitSearch implements AutoCloseable {
   /**
    * A searcher like s whose searches run on all cores, each matching an equal share of the
    * workspace's documents ({@link #equalShares}). Risk: LeafSlice, LeafReaderContextPartition
-   * and the IndexSearcher constructor with an executor are @lucene.experimental (new in Lucene
-   * 10); SplitSearchTest pins that the slices cover every document once, in equal shares, and
+   * and IndexSearcher(IndexReader, Executor) are @lucene.experimental (new in Lucene 10);
+   * SplitSearchTest pins that the slices cover every document once, in equal shares, and
    * that split searches answer exactly as one pass.
    */
   IndexSearcher splitting(IndexSearcher s, long workspace) {

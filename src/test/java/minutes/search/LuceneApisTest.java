@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
  * Lucene's unstable surface, named where it is taken (issue 31 item 3): the classes src/main
  * refers to that Lucene marks experimental or internal (per src/test/resources/lucene-apis.txt)
  * are exactly those docs/SEARCH.md lists, and each file that uses one says, in a comment
- * starting "Risk:", what breaks and how we would notice. Keyed on what src/main refers to when
- * the test runs, so that a class added or dropped by any change shows here.
+ * starting "Risk:", what breaks and how we would notice; and the methods of stable classes that
+ * Lucene marks so, which SEARCH.md's second table lists, are those the Risk: comments name, file
+ * by file. Keyed on what src/main refers to when the test runs, so that a class added or dropped
+ * by any change shows here.
  */
 class LuceneApisTest {
   private static final Path MAIN = Path.of("src", "main", "java");
@@ -124,6 +126,95 @@ class LuceneApisTest {
     assertEquals(List.of(), unnamed, "a comment starting \"Risk:\" at the use says what breaks and how we would notice");
   }
 
+  /**
+   * The second table of the section, "Methods of otherwise stable classes", and the {@code Risk:}
+   * comments of src/main agree, as pairs of a file and a method: each file a row names under
+   * "used in" names each method of the row in a Risk comment, and each method of a stable class
+   * a Risk comment names is in a row with that file. Both sides are read by {@link #methodsNamed}.
+   */
+  @Test
+  void theMethodTableAndTheRiskCommentsNameTheSameMethodsInTheSameFiles() throws IOException {
+    Set<String> inComments = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        String name = file.getFileName().toString().replaceFirst("\\.java$", "");
+        methodsNamed(risks(Files.readString(file))).forEach(m -> inComments.add(name + ": " + m));
+      }
+    }
+    Set<String> inTable = methodRows(Files.readString(SEARCH_MD));
+    assertTrue(inTable.size() >= 8, "the table is read: " + inTable);
+    Set<String> unnamed = new TreeSet<>(inTable), unlisted = new TreeSet<>(inComments);
+    unnamed.removeAll(inComments);
+    unlisted.removeAll(inTable);
+    String table = "docs/SEARCH.md, \"" + SECTION + "\", the table headed \"| method |\"";
+    assertEquals(Set.of(), unnamed, "in " + table + " but named by no Risk: comment of that file (FILE: METHOD)");
+    assertEquals(Set.of(), unlisted, "named by a Risk: comment but not in " + table + " with that file (FILE: METHOD)");
+  }
+
+  /**
+   * The methods and constructors of stable Lucene classes (lucene-apis.txt) that a text names:
+   * {@code Class.method} (a lower-case name after the dot; argument lists do not count) and a
+   * constructor as {@code Class(...)} or {@code Class's constructor}, both read as
+   * {@code Class(...)}. Backticks are ignored, so that a table cell and a comment read alike.
+   */
+  static Set<String> methodsNamed(String text) {
+    String plain = text.replace("`", "");
+    Set<String> stable = stableSimpleNames(), named = new TreeSet<>();
+    Matcher m = METHOD_OR_CONSTRUCTOR.matcher(plain);
+    while (m.find()) {
+      if (!stable.contains(m.group(1))) continue;
+      named.add(m.group(2) != null ? m.group(1) + "." + m.group(2) : m.group(1) + "(...)");
+    }
+    return named;
+  }
+
+  private static final Pattern METHOD_OR_CONSTRUCTOR =
+      Pattern.compile("(?<![\\w.#])([A-Z]\\w*)(?:\\.([a-z]\\w*)|\\(|'s constructor)");
+
+  /** Simple names of the classes lucene-apis.txt calls stable (a nested one by its own name). */
+  private static Set<String> stableSimpleNames() {
+    Set<String> names = new TreeSet<>();
+    stability.forEach((c, s) -> {
+      if (s.equals("stable")) names.add(c.substring(c.lastIndexOf('.') + 1));
+    });
+    return names;
+  }
+
+  /** "FILE: METHOD" for each method of each row of the section's table headed "| method |" and each file of its "used in". */
+  static Set<String> methodRows(String markdown) {
+    String section = section(markdown);
+    Set<String> pairs = new TreeSet<>();
+    boolean inTable = false;
+    for (String line : section.split("\n")) {
+      if (line.startsWith("| method |")) inTable = true;
+      else if (!line.startsWith("|")) inTable = false;
+      else if (inTable && !line.startsWith("|---")) {
+        String[] cells = line.split("\\|");
+        Set<String> methods = methodsNamed(cells[1]);
+        assertTrue(!methods.isEmpty(), "a row names no method of a stable class: " + line);
+        Matcher file = Pattern.compile("`(\\w+)`").matcher(cells[2]);
+        boolean any = false;
+        while (file.find()) {
+          any = true;
+          for (String m : methods) pairs.add(file.group(1) + ": " + m);
+        }
+        assertTrue(any, "a row names no file: " + line);
+      }
+    }
+    return pairs;
+  }
+
+  @Test
+  void methodsAreReadAsTheTableAndTheCommentsWriteThem() {
+    assertEquals(Set.of("IndexSearcher(...)", "IndexSearcher.search", "IndexSearcher.createWeight", "PhraseWeight(...)",
+        "LeafReader.checkIntegrity"),
+        methodsNamed("`IndexSearcher(IndexReader, Executor)`, `IndexSearcher.search(Query, CollectorManager)`; "
+            + "IndexSearcher.createWeight, `PhraseWeight`'s constructor and LeafReader.checkIntegrity"));
+    assertEquals(Set.of(), methodsNamed("IndexSearcher.LeafSlice, IndexWriter.WRITE_LOCK_NAME, Similarity.computeNorm "
+        + "(experimental class), SegmentReader#getSegmentInfo(), foldToASCII, org.apache.lucene.search.IndexSearcher"),
+        "nested types, constants, unstable classes, javadoc links and bare method names are not methods of the table");
+  }
+
   @Test
   void theScanFindsImportsFullNamesAndNestedTypes() {
     String source = """
@@ -149,13 +240,18 @@ class LuceneApisTest {
     return risks.toString();
   }
 
-  /** The classes named in backticks in the first column of the section's class table (the one headed "| class |"). */
-  static Set<String> classesListed(String markdown) {
+  /** The text of the section {@value #SECTION}, up to the next heading. */
+  private static String section(String markdown) {
     int from = markdown.indexOf(SECTION);
     assertTrue(from >= 0, "docs/SEARCH.md has the section \"" + SECTION + "\"");
     String section = markdown.substring(from + SECTION.length());
     int next = section.indexOf("\n#");
-    if (next >= 0) section = section.substring(0, next);
+    return next >= 0 ? section.substring(0, next) : section;
+  }
+
+  /** The classes named in backticks in the first column of the section's class table (the one headed "| class |"). */
+  static Set<String> classesListed(String markdown) {
+    String section = section(markdown);
     Set<String> listed = new TreeSet<>();
     boolean inTable = false;
     for (String line : section.split("\n")) {

@@ -41,6 +41,21 @@ public enum OtherFormat {
 
   private static final String UNKNOWN = "Retired";
 
+  /**
+   * Why the server rebuilds a generation of this format, as /healthz says it after "search index:
+   * being rebuilt, since " and search's 503 after "the search index is being rebuilt, since ".
+   */
+  public String differs() {
+    return switch (this) {
+      case OTHER_LUCENE_VERSION -> "it was written by another version of Lucene";
+      case UNKNOWN_CODEC -> "it was written with a codec this version of Lucene does not know";
+      case OTHER_LAYOUT -> "its documents were laid out by another version of minutes";
+      case OTHER_ANALYSIS -> "its texts were analysed by another version of minutes";
+      case FORMAT_FILE_MISSING -> "it records no index format";
+      case FORMAT_FILE_GARBLED -> "its index format record is incomplete";
+    };
+  }
+
   /** Makes the generation in {@code generation} one of this other format. */
   public void applyTo(Path generation) throws IOException {
     IndexFormat now = IndexFormat.CURRENT;

@@ -104,6 +104,42 @@ class SearchSyncTest {
     assertFalse(index.ready());
     SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> search(acme, "alpha"));
     assertEquals(SearchUnavailable.Reason.BUILDING, e.reason);
+    assertEquals(null, e.state, "search says \"being built\"");
+    assertEquals("search index: not built yet", index.unavailable());
+  }
+
+  /** What /healthz and search's 503 say while a generation is rebuilt: why, in the same words. */
+  private void assertRebuildingSince(String why) {
+    assertFalse(index.ready());
+    assertEquals("search index: being rebuilt, since " + why, index.unavailable());
+    SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> search(acme, "alpha"));
+    assertEquals(SearchUnavailable.Reason.BUILDING, e.reason);
+    assertEquals("being rebuilt, since " + why, e.state);
+  }
+
+  /**
+   * A damaged index found at a start, or a CURRENT naming a generation that is gone, is rebuilt;
+   * meanwhile /healthz and search say so, not "not built yet".
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"damaged", "dangling"})
+  void aDamagedIndexSaysWhyUntilRebuilt(String damage) throws Exception {
+    index = openLive();
+    index.close();
+    String old = IndexDirs.current(root);
+    if (damage.equals("damaged")) {
+      try (var files = Files.list(root.resolve(old))) {
+        Path segments = files.filter(p -> p.getFileName().toString().startsWith("segments_")).findFirst().orElseThrow();
+        Files.writeString(segments, "garbage");
+      }
+    } else {
+      Files.writeString(root.resolve(IndexDirs.POINTER), "gen-999999\n");
+    }
+    index = SearchIndex.open(root, db);
+    assertRebuildingSince(damage.equals("damaged") ? "its files are damaged" : "the generation its CURRENT file names is missing");
+    for (int i = 0; i < 3 && !index.ready(); i++) index.syncOnce(); // rebuilds, then opens the rebuilt one
+    assertTrue(index.ready());
+    assertEquals(null, index.unavailable());
   }
 
   @Test
@@ -265,6 +301,10 @@ class SearchSyncTest {
       db.close();
       db = Db.open(other.store(), 2);
       index = SearchIndex.open(root, db);
+      assertEquals(null, index.unavailable(), "served until the sync thread has compared it with the database");
+      index.syncOnce(); // finds it ahead, rebuilds
+      assertEquals("search index: being rebuilt, since it is ahead of the database (another database?)",
+          index.unavailable());
       for (int i = 0; i < 3 && meetingsInIndexOrZero() != 1; i++) index.syncOnce();
       assertEquals(1, meetingsInIndex());
       index.close();
@@ -327,6 +367,7 @@ class SearchSyncTest {
     assertFalse(index.ready(), "not served as it is");
     SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> search(acme, "alpha"));
     assertEquals(SearchUnavailable.Reason.BUILDING, e.reason);
+    assertRebuildingSince(other.differs());
     index.syncOnce(); // rebuilds
     assertNotEquals(old, IndexDirs.current(root));
     assertFalse(Files.exists(root.resolve(old)), "the old generation is deleted once replaced");
