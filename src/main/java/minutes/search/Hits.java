@@ -177,6 +177,8 @@ final class Hits {
     String field;
     String snippet;
     Moments.Found moments;
+    /** Its moments as the index shows them; null for each the database must show. */
+    SearchHit.Moment[] shown;
 
     Hit(int doc, float rank) {
       this.doc = doc;
@@ -275,6 +277,7 @@ final class Hits {
             : new Passages(leaves.leaf.reader(), IndexedMeeting.TRANSCRIPT, q.clauses);
         h.moments = transcript.match(local) ? Moments.find(transcript, segments(stored, local), moments)
             : Moments.Found.NONE;
+        h.shown = Moments.fromIndex(stored, local, h.moments);
       }
       if (h.field.equals(IndexedMeeting.TITLE)) {
         h.snippet = Snippets.title(analyzer, h.meta.title(), words);
@@ -308,11 +311,15 @@ final class Hits {
     return new Moments.SegmentTable(value[0] == null ? new byte[0] : value[0]);
   }
 
-  /** The moments of the hits, their segments read from the database in one statement. */
+  /** The moments of the hits: as the index shows them, the rest read from the database in one statement. */
   private static Map<String, List<SearchHit.Moment>> moments(Connection db, SearchQuery q, Hit[] hits) throws SQLException {
     Map<String, Moments.Found> found = new HashMap<>();
-    for (Hit h : hits) found.put(h.meta.id(), h.moments);
-    return Moments.read(db, q, found);
+    Map<String, SearchHit.Moment[]> shown = new HashMap<>();
+    for (Hit h : hits) {
+      found.put(h.meta.id(), h.moments);
+      shown.put(h.meta.id(), h.shown);
+    }
+    return Moments.read(db, q, found, shown);
   }
 
   /** Matching stops at the limit inside Lucene; the phases after it check between hits. */

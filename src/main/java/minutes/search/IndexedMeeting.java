@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import minutes.keys.Visibility;
+import minutes.store.TranscriptSegments;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -39,10 +40,10 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /**
    * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
    * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields}).
-   * 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
+   * 16: segments' speakers and times (moments without the database); 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
    * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
    */
-  static final String LAYOUT = "15";
+  static final String LAYOUT = "16";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   static final String ID = "id";
@@ -171,7 +172,8 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       participants = c.prepareStatement("SELECT email, domain FROM participant WHERE meeting_id = ?");
       protocol = c.prepareStatement(
           "SELECT tldr, content_md FROM protocol WHERE meeting_id = ? AND is_current = 1 LIMIT 1");
-      transcript = c.prepareStatement("SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx");
+      transcript = c.prepareStatement(
+          "SELECT text, speaker_name, start_ms, end_ms FROM transcript_segment WHERE meeting_id = ? ORDER BY idx");
     }
 
     IndexedMeeting read(String id) throws SQLException {
@@ -212,9 +214,13 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
       try (ResultSet rs = transcript.executeQuery()) {
         while (rs.next()) {
           int before = spoken.length();
-          MarkdownText.appendCollapsed(spoken, rs.getString(1));
+          String text = rs.getString(1);
+          MarkdownText.appendCollapsed(spoken, text);
           // The segment's own text follows the space that separates it from text before it.
-          segments.add(spoken.length() > before && before > 0 ? before + 1 : before, spoken.length());
+          int start = spoken.length() > before && before > 0 ? before + 1 : before;
+          boolean verbatim = spoken.length() - start == text.length() && spoken.indexOf(text, start) == start;
+          segments.add(start, spoken.length(), rs.getString(2), rs.getLong(3),
+              TranscriptSegments.endMs(rs.getObject(4)), verbatim);
         }
       }
       return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,

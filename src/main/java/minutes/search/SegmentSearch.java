@@ -78,9 +78,9 @@ public final class SegmentSearch {
     Passages matches = Passages.inText(joined.toString(), query.clauses);
     if (matches.count() == 0) return out;
     Moments.Found found = Moments.find(matches, new Moments.SegmentTable(table.bytes()), limit);
-    for (int k = 0; k < found.segments().length; k++) {
-      int segment = kept.get(found.segments()[k]);
-      out.add(new Found(segment, Snippets.segment(all.get(segment), found.spans().get(k))));
+    for (Moments.Shown shown : found.shown()) {
+      int segment = kept.get(shown.index());
+      out.add(new Found(segment, Snippets.segment(all.get(segment), shown.spans())));
     }
     return out;
   }

@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
  * the run's seed in every failure.
  */
 class SearchForClientsPropertyTest {
+  private static final String[] GAPS = {" ", "  ", "\n", " \t", "\u00a0"};
+  private static final String[] SPEAKERS = {"Ann", "Bob", "Zoë Ølsen", "李雷"};
+
   private static final String[] WORDS = {"alpha", "bravo", "delta", "echo", "golf", "hotel", "kilo", "lima"};
   private static final String[] PLATFORMS = {"zoom", "teams", "meet", "upload"};
   private static final String[] DAYS = {"2026-01-05T09:00:00Z", "2026-01-05T09:00:00Z", "2026-02-10T14:00:00Z",
@@ -90,7 +93,7 @@ class SearchForClientsPropertyTest {
       if (r.nextBoolean()) viewers.add("ann@acme.com");
       if (r.nextBoolean()) viewers.add("bob@acme.com");
       List<String> segments = new ArrayList<>();
-      for (int k = r.nextInt(5); k > 0; k--) segments.add(words(r, 1 + r.nextInt(5)));
+      for (int k = r.nextInt(5); k > 0; k--) segments.add(spoken(r, 1 + r.nextInt(5)));
       out.add(new Meeting(SearchData.id("generated " + i), words(r, 2), platform, DAYS[r.nextInt(DAYS.length)], emails,
           viewers, r.nextInt(3) == 0 ? "" : words(r, 3 + r.nextInt(6)), segments));
     }
@@ -101,6 +104,21 @@ class SearchForClientsPropertyTest {
     List<String> w = new ArrayList<>();
     for (int i = 0; i < n; i++) w.add(WORDS[r.nextInt(WORDS.length)]);
     return String.join(" ", w);
+  }
+
+  /**
+   * A segment's text: mostly words a space apart, as the index holds them; sometimes with the
+   * runs of spaces, tabs, line breaks and outer spaces that the index collapses, so that moments
+   * are also shown from the database's text.
+   */
+  static String spoken(Random r, int n) {
+    if (r.nextInt(3) > 0) return words(r, n);
+    StringBuilder out = new StringBuilder(r.nextBoolean() ? " " : "");
+    for (int i = 0; i < n; i++) {
+      if (i > 0) out.append(GAPS[r.nextInt(GAPS.length)]);
+      out.append(WORDS[r.nextInt(WORDS.length)]);
+    }
+    return out.append(r.nextBoolean() ? "\n" : "").toString();
   }
 
   static ObjectNode line(ObjectMapper json, Meeting m) {
@@ -117,7 +135,11 @@ class SearchForClientsPropertyTest {
     }
     ArrayNode transcript = n.putArray("transcript");
     for (int i = 0; i < m.segments().size(); i++) {
-      transcript.addObject().put("speaker_name", "Speaker " + i).put("start_ms", 1000L * i).put("text", m.segments().get(i));
+      // Speakers come back, and every third segment has no end (the import keeps segments in time order).
+      long start = 1000L * i + m.title().length();
+      ObjectNode segment = transcript.addObject().put("speaker_name", SPEAKERS[(i * 7 + m.title().length()) % SPEAKERS.length])
+          .put("start_ms", start).put("text", m.segments().get(i));
+      if (i % 3 != 2) segment.put("end_ms", start + 300L * i);
     }
     return n;
   }
@@ -130,7 +152,7 @@ class SearchForClientsPropertyTest {
 
     /** Whether the text holds every clause (a phrase as consecutive words). */
     boolean in(String text) {
-      List<String> tokens = List.of(text.split(" "));
+      List<String> tokens = List.of(text.replace('\u00a0', ' ').strip().split("\\s+"));
       return clauses.stream().allMatch(c -> Collections.indexOfSubList(tokens, c) >= 0);
     }
 
