@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +73,7 @@ final class Hits {
    * The answer to r for the principal: the page of hits that it may see and that pass the
    * filters, at most one per meeting, and what else r asks for, all over the same matches;
    * {@code pending}: meetings changed since the searcher's data, left out. {@code db}: the
-   * request's connection, for what the index does not hold (companies, moments' segments).
+   * request's connection, for what the index does not hold (the companies).
    */
   SearchHit.Result find(Connection db, Principal principal, SearchRequest r, List<BytesRef> pending)
       throws IOException, SQLException, SearchUnavailable {
@@ -114,12 +113,11 @@ final class Hits {
     if (r.order() != SearchRequest.Order.RANK) rank(fields, byDoc);
     describe(fields, byDoc);
     highlight(q, byDoc, r.moments());
-    Map<String, List<SearchHit.Moment>> moments = r.moments() == 0 ? Map.of() : moments(db, q, hits);
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
       out.add(new SearchHit(h.meta.id(), h.meta.title(), h.meta.platform(), h.meta.startsAt(), h.meta.createdAt(),
           Double.parseDouble(Float.toString(h.rank)), h.snippet, h.field.equals(IndexedMeeting.TITLE) ? "title" : h.field,
-          r.moments() == 0 ? null : moments.get(h.meta.id()), r.moments() == 0 ? null : h.moments.total()));
+          r.moments() == 0 ? null : h.shown, r.moments() == 0 ? null : h.moments.total()));
     }
     return new SearchHit.Result(q.text, out, total, counted);
   }
@@ -177,8 +175,8 @@ final class Hits {
     String field;
     String snippet;
     Moments.Found moments;
-    /** Its moments as the index shows them; null for each the database must show. */
-    SearchHit.Moment[] shown;
+    /** Its moments as shown. */
+    List<SearchHit.Moment> shown;
 
     Hit(int doc, float rank) {
       this.doc = doc;
@@ -277,7 +275,7 @@ final class Hits {
             : new Passages(leaves.leaf.reader(), IndexedMeeting.TRANSCRIPT, q.clauses);
         h.moments = transcript.match(local) ? Moments.find(transcript, segments(stored, local), moments)
             : Moments.Found.NONE;
-        h.shown = Moments.fromIndex(stored, local, h.moments);
+        h.shown = Moments.render(stored, local, h.moments);
       }
       if (h.field.equals(IndexedMeeting.TITLE)) {
         h.snippet = Snippets.title(analyzer, h.meta.title(), words);
@@ -309,17 +307,6 @@ final class Hits {
       }
     });
     return new Moments.SegmentTable(value[0] == null ? new byte[0] : value[0]);
-  }
-
-  /** The moments of the hits: as the index shows them, the rest read from the database in one statement. */
-  private static Map<String, List<SearchHit.Moment>> moments(Connection db, SearchQuery q, Hit[] hits) throws SQLException {
-    Map<String, Moments.Found> found = new HashMap<>();
-    Map<String, SearchHit.Moment[]> shown = new HashMap<>();
-    for (Hit h : hits) {
-      found.put(h.meta.id(), h.moments);
-      shown.put(h.meta.id(), h.shown);
-    }
-    return Moments.read(db, q, found, shown);
   }
 
   /** Matching stops at the limit inside Lucene; the phases after it check between hits. */

@@ -40,7 +40,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /**
    * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
    * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields}).
-   * 16: segments' speakers and times (moments without the database); 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
+   * 16: segments' speakers, times and own texts (moments without the database); 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
    * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
    */
   static final String LAYOUT = "16";
@@ -220,7 +220,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
           int start = spoken.length() > before && before > 0 ? before + 1 : before;
           boolean verbatim = spoken.length() - start == text.length() && spoken.indexOf(text, start) == start;
           segments.add(start, spoken.length(), rs.getString(2), rs.getLong(3),
-              TranscriptSegments.endMs(rs.getObject(4)), verbatim);
+              TranscriptSegments.endMs(rs.getObject(4)), verbatim ? null : text);
         }
       }
       return new IndexedMeeting(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,

@@ -78,7 +78,7 @@ final class MarkdownText {
     }
   }
 
-  private static boolean isSpace(char c) {
+  static boolean isSpace(char c) {
     if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
     return Character.isWhitespace(c) || Character.isSpaceChar(c);
   }

@@ -2,14 +2,11 @@ package minutes.search;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import minutes.store.TranscriptSegments;
 import org.apache.lucene.index.StoredFields;
 
 /**
@@ -18,130 +15,118 @@ import org.apache.lucene.index.StoredFields;
  * them. The index finds and counts them without reading any text: each segment's character
  * range in the indexed transcript is stored beside it ({@link SegmentTable}), and a segment
  * matches when each clause has a match ({@link Passages}) that lies inside it; a phrase across
- * two segments matches neither. The index also holds each segment's speaker and times, so a
- * shown segment whose text the index holds verbatim is marked in the index's text where the
- * index found its matches; only a segment whose whitespace the index collapsed is read from the
- * database and matched again in its own text by the transcript search ({@link SegmentSearch}).
- * A meeting changed since the searcher's data is never a hit, so the index's copy is the
- * database's. Stateless.
+ * two segments matches neither. The table also holds each segment's speaker and times, and the
+ * text of the few segments whose whitespace the index collapsed (runs of spaces, tabs, line
+ * breaks, no-break spaces), so that a shown segment is cut from the stored transcript, or taken
+ * from the table, and marked where the index found its matches, without the database: a meeting
+ * changed since the searcher's data is never a hit, so the index's copy is the database's.
+ * Stateless.
  */
 final class Moments {
   private Moments() {}
 
-  /** Stored field: the segments' character ranges in the indexed transcript, speakers and times. */
+  /** Stored field: the {@link SegmentTable} of an indexed meeting's transcript. */
   static final String SEGMENTS = "transcript.segments";
 
   /**
-   * A transcript's segments in order, the {@link #SEGMENTS} value of an indexed meeting: the
-   * speakers' names (UTF-8), then per segment the gap since the previous one's end in the joined
-   * text and its length, its speaker (an index into the names) and whether the index holds its
-   * text verbatim, its start (a difference from the previous start) and its end (0: none), all
-   * variable-length. Written once ({@link #add}), read forward only ({@link #next}), so that a
-   * search reads the segments only up to its last match and keeps none of them. Not thread-safe.
+   * A transcript's segments in order, the {@link #SEGMENTS} value of an indexed meeting, all
+   * numbers variable-length: the speakers' names (UTF-8); the length of the ranges, then per
+   * segment its range in the joined text (the gap since the previous one's end, its length);
+   * then per segment its speaker (an index into the names) and whether the index holds its text
+   * verbatim, its start (a difference from the previous start), its end (0: none) and, unless
+   * verbatim, its text. Ranges and the rest are apart because a search walks the ranges up to its
+   * last match ({@link #next}) but reads the rest only up to the last segment it shows
+   * ({@link #details}). Written once ({@link #add}, {@link #bytes}), read forward only. Not
+   * thread-safe.
    */
   static final class SegmentTable {
-    private byte[] bytes;
-    private int size, at;
+    private final Bytes ranges, details;
     private final List<String> speakers = new ArrayList<>();
     private final Map<String, Integer> speakerIndex = new HashMap<>();
-    /** The segment read last (or written last); {@code index}: its position, -1 before the first. */
+    private int detailsIndex = -1;
+    private long detailsStartMs;
+    /** The range of the segment read last (or written last); {@code index}: its position, -1 before the first. */
     int index = -1, start, end;
-    String speaker;
-    long startMs;
-    /** Null when the segment has no end. */
-    Long endMs;
-    /** The indexed text of the segment is the segment's text, character for character. */
-    boolean verbatim;
+    private long lastStartMs;
 
     /** An empty table to {@link #add} to. */
     SegmentTable() {
-      bytes = new byte[64];
+      ranges = new Bytes(new byte[64], 0);
+      details = new Bytes(new byte[64], 0);
     }
 
-    /** A stored table to read with {@link #next}. */
+    /** A stored table to read with {@link #next} and {@link #details}. */
     SegmentTable(byte[] stored) {
-      bytes = stored;
-      size = stored.length;
-      if (size == 0) return;
-      for (int n = (int) readVLong(); n > 0; n--) {
-        int length = (int) readVLong();
-        speakers.add(new String(bytes, at, length, StandardCharsets.UTF_8));
-        at += length;
+      Bytes in = new Bytes(stored, stored.length);
+      int detailsAt = 0;
+      if (stored.length > 0) {
+        for (int n = (int) in.readVLong(); n > 0; n--) speakers.add(in.readString());
+        int length = (int) in.readVLong();
+        ranges = new Bytes(stored, in.at + length);
+        ranges.at = in.at;
+        detailsAt = in.at + length;
+      } else {
+        ranges = in;
       }
+      details = new Bytes(stored, stored.length);
+      details.at = detailsAt;
     }
 
     /** The next segment, of a text matched here ({@link SegmentSearch}): its range alone. */
     void add(int start, int end) {
-      add(start, end, "", 0, null, true);
+      add(start, end, "", 0, null, null);
     }
 
-    /** The next segment: characters [start, end) of the joined text, after the previous one's end. */
-    void add(int start, int end, String speaker, long startMs, Long endMs, boolean verbatim) {
+    /**
+     * The next segment: characters [start, end) of the joined text, after the previous one's
+     * end; {@code text}: null when the joined text holds it verbatim, else its own text.
+     */
+    void add(int start, int end, String speaker, long startMs, Long endMs, String text) {
       Integer s = speakerIndex.computeIfAbsent(speaker, name -> {
         speakers.add(name);
         return speakers.size() - 1;
       });
-      writeVLong(start - this.end);
-      writeVLong(end - start);
-      writeVLong((long) s << 1 | (verbatim ? 1 : 0));
-      writeVLong(zigZag(startMs - this.startMs));
-      writeVLong(endMs == null ? 0 : 1 + zigZag(endMs - startMs));
+      ranges.writeVLong(start - this.end);
+      ranges.writeVLong(end - start);
+      details.writeVLong((long) s << 1 | (text == null ? 1 : 0));
+      details.writeVLong(zigZag(startMs - lastStartMs));
+      details.writeVLong(endMs == null ? 0 : 1 + zigZag(endMs - startMs));
+      if (text != null) details.writeString(text);
       this.end = end;
-      this.startMs = startMs;
+      lastStartMs = startMs;
     }
 
     byte[] bytes() {
-      byte[] segments = Arrays.copyOf(bytes, size);
-      bytes = new byte[64];
-      size = 0;
-      writeVLong(speakers.size());
-      for (String name : speakers) {
-        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-        writeVLong(utf8.length);
-        ensure(utf8.length);
-        System.arraycopy(utf8, 0, bytes, size, utf8.length);
-        size += utf8.length;
-      }
-      ensure(segments.length);
-      System.arraycopy(segments, 0, bytes, size, segments.length);
-      return Arrays.copyOf(bytes, size + segments.length);
+      Bytes out = new Bytes(new byte[64 + ranges.size + details.size], 0);
+      out.writeVLong(speakers.size());
+      for (String name : speakers) out.writeString(name);
+      out.writeVLong(ranges.size);
+      out.write(ranges);
+      out.write(details);
+      return Arrays.copyOf(out.bytes, out.size);
     }
 
-    /** Moves to the next segment; false after the last. */
+    /** Moves to the next segment's range; false after the last. */
     boolean next() {
-      if (at == size) return false;
-      start = end + (int) readVLong();
-      end = start + (int) readVLong();
-      long s = readVLong();
-      speaker = speakers.get((int) (s >>> 1));
-      verbatim = (s & 1) == 1;
-      startMs += unZigZag(readVLong());
-      long e = readVLong();
-      endMs = e == 0 ? null : startMs + unZigZag(e - 1);
+      if (ranges.at == ranges.size) return false;
+      start = end + (int) ranges.readVLong();
+      end = start + (int) ranges.readVLong();
       index++;
       return true;
     }
 
-    private void ensure(int more) {
-      if (bytes.length - size < more) bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, size + more));
-    }
-
-    private void writeVLong(long value) {
-      ensure(10);
-      while ((value & ~0x7FL) != 0) {
-        bytes[size++] = (byte) ((value & 0x7F) | 0x80);
-        value >>>= 7;
+    /** What the table says of segment {@code index}, after the one asked for last. */
+    Detail details(int index) {
+      Detail d = null;
+      while (detailsIndex < index) {
+        long s = details.readVLong();
+        detailsStartMs += unZigZag(details.readVLong());
+        long e = details.readVLong();
+        String text = (s & 1) == 1 ? null : details.readString();
+        detailsIndex++;
+        d = new Detail(speakers.get((int) (s >>> 1)), detailsStartMs, e == 0 ? null : detailsStartMs + unZigZag(e - 1), text);
       }
-      bytes[size++] = (byte) value;
-    }
-
-    private long readVLong() {
-      long value = 0;
-      for (int shift = 0; ; shift += 7) {
-        byte b = bytes[at++];
-        value |= (long) (b & 0x7F) << shift;
-        if (b >= 0) return value;
-      }
+      return d;
     }
 
     private static long zigZag(long v) {
@@ -153,9 +138,65 @@ final class Moments {
     }
   }
 
-  /** A matching segment to show: where it lies in the joined text, what the table says of it, and its matches, offsets from its start. */
-  record Shown(int index, int start, int end, String speaker, long startMs, Long endMs, boolean verbatim,
-      List<Passages.Span> spans) {}
+  /** A segment's speaker and times; {@code text}: its own text when the joined text does not hold it verbatim, else null. */
+  record Detail(String speaker, long startMs, Long endMs, String text) {}
+
+  /** A growing or read byte array of variable-length numbers and UTF-8 strings. */
+  private static final class Bytes {
+    byte[] bytes;
+    int size, at;
+
+    Bytes(byte[] bytes, int size) {
+      this.bytes = bytes;
+      this.size = size;
+    }
+
+    private void ensure(int more) {
+      if (bytes.length - size < more) bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, size + more));
+    }
+
+    void writeVLong(long value) {
+      ensure(10);
+      while ((value & ~0x7FL) != 0) {
+        bytes[size++] = (byte) ((value & 0x7F) | 0x80);
+        value >>>= 7;
+      }
+      bytes[size++] = (byte) value;
+    }
+
+    void writeString(String s) {
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+      writeVLong(utf8.length);
+      ensure(utf8.length);
+      System.arraycopy(utf8, 0, bytes, size, utf8.length);
+      size += utf8.length;
+    }
+
+    void write(Bytes other) {
+      ensure(other.size);
+      System.arraycopy(other.bytes, 0, bytes, size, other.size);
+      size += other.size;
+    }
+
+    long readVLong() {
+      long value = 0;
+      for (int shift = 0; ; shift += 7) {
+        byte b = bytes[at++];
+        value |= (long) (b & 0x7F) << shift;
+        if (b >= 0) return value;
+      }
+    }
+
+    String readString() {
+      int length = (int) readVLong();
+      String s = new String(bytes, at, length, StandardCharsets.UTF_8);
+      at += length;
+      return s;
+    }
+  }
+
+  /** A matching segment to show: where it lies in the joined text, its matches (offsets from its start), what the table says of it. */
+  record Shown(int index, int start, int end, List<Passages.Span> spans, Detail detail) {}
 
   /** The first matching segments to show, and how many match. */
   record Found(List<Shown> shown, int total) {
@@ -188,15 +229,14 @@ final class Moments {
       if (start >= table.start && end <= table.end) seen |= 1L << matches.clause(i);
     }
     if (table.index >= 0 && seen == all) total = count(matches, table, shown, wanted, total);
-    return new Found(shown, total);
+    List<Shown> described = new ArrayList<>(shown.size());
+    for (Shown s : shown) described.add(new Shown(s.index(), s.start(), s.end(), s.spans(), table.details(s.index())));
+    return new Found(described, total);
   }
 
   /** Counts the table's current segment as matching, and keeps it while fewer than wanted are kept. */
   private static int count(Passages matches, SegmentTable t, List<Shown> shown, int wanted, int total) {
-    if (shown.size() < wanted) {
-      shown.add(new Shown(t.index, t.start, t.end, t.speaker, t.startMs, t.endMs, t.verbatim,
-          spansIn(matches, t.start, t.end)));
-    }
+    if (shown.size() < wanted) shown.add(new Shown(t.index, t.start, t.end, spansIn(matches, t.start, t.end), null));
     return total + 1;
   }
 
@@ -216,55 +256,42 @@ final class Moments {
   }
 
   /**
-   * The moments of one hit that the index can show itself, marked in the stored transcript of
-   * {@code doc} (leaf-local); null in place of each segment the database must show ({@link #read}).
+   * The moments of one hit, each segment's text cut from the stored transcript of {@code doc}
+   * (leaf-local), or its own text from the table with the matches moved onto it, and marked as
+   * the transcript search marks it.
    */
-  static SearchHit.Moment[] fromIndex(StoredFields stored, int doc, Found found) throws IOException {
-    SearchHit.Moment[] out = new SearchHit.Moment[found.shown().size()];
-    for (int i = 0; i < out.length; i++) {
-      Shown s = found.shown().get(i);
-      if (!s.verbatim()) continue;
-      Snippets.Slice slice = Snippets.read(stored, doc, IndexedMeeting.TRANSCRIPT, length -> new int[] {s.start(), s.end()});
-      String text = slice.text().substring(s.start() - slice.base(), s.end() - slice.base());
-      out[i] = new SearchHit.Moment(s.index(), s.speaker(), s.startMs(), s.endMs(), Snippets.segment(text, s.spans()));
+  static List<SearchHit.Moment> render(StoredFields stored, int doc, Found found) throws IOException {
+    List<SearchHit.Moment> out = new ArrayList<>(found.shown().size());
+    for (Shown s : found.shown()) {
+      Detail d = s.detail();
+      String snippet;
+      if (d.text() == null) {
+        Snippets.Slice slice = Snippets.read(stored, doc, IndexedMeeting.TRANSCRIPT, length -> new int[] {s.start(), s.end()});
+        snippet = Snippets.segment(slice.text().substring(s.start() - slice.base(), s.end() - slice.base()), s.spans());
+      } else {
+        snippet = Snippets.segment(d.text(), inOwnText(d.text(), s.spans()));
+      }
+      out.add(new SearchHit.Moment(s.index(), d.speaker(), d.startMs(), d.endMs(), snippet));
     }
     return out;
   }
 
   /**
-   * Fills in the moments the index could not show, each segment read from the database in one
-   * statement and matched again in its text by the transcript search; a segment that no longer
-   * matches is left out. {@code moments}: per meeting id, from {@link #fromIndex}.
+   * Matches found in a segment's collapsed text (its words one space apart, as the index joins
+   * them) moved onto the segment's own text: a match starts and ends inside words, whose
+   * characters both texts hold in the same order.
    */
-  static Map<String, List<SearchHit.Moment>> read(Connection db, SearchQuery query, Map<String, Found> found,
-      Map<String, SearchHit.Moment[]> moments) throws SQLException {
-    Map<String, int[]> wanted = new HashMap<>();
-    moments.forEach((id, shown) -> {
-      int[] missing = new int[shown.length];
-      int n = 0;
-      for (int i = 0; i < shown.length; i++) if (shown[i] == null) missing[n++] = found.get(id).shown().get(i).index();
-      if (n > 0) wanted.put(id, Arrays.copyOf(missing, n));
-    });
-    Map<String, Map<Integer, TranscriptSegments.Segment>> rows = wanted.isEmpty() ? Map.of()
-        : TranscriptSegments.read(db, wanted);
-    SegmentSearch again = wanted.isEmpty() ? null : SegmentSearch.of(query);
-    Map<String, List<SearchHit.Moment>> out = new HashMap<>();
-    moments.forEach((id, shown) -> {
-      List<SearchHit.Moment> list = new ArrayList<>(shown.length);
-      for (int i = 0; i < shown.length; i++) {
-        if (shown[i] != null) {
-          list.add(shown[i]);
-          continue;
-        }
-        TranscriptSegments.Segment s = rows.getOrDefault(id, Map.of()).get(found.get(id).shown().get(i).index());
-        if (s == null) continue;
-        List<SegmentSearch.Found> marked = again.find(List.of(s.text()), 1);
-        if (!marked.isEmpty()) {
-          list.add(new SearchHit.Moment(s.index(), s.speakerName(), s.startMs(), s.endMs(), marked.get(0).snippet()));
-        }
-      }
-      out.put(id, list);
-    });
+  static List<Passages.Span> inOwnText(String text, List<Passages.Span> spans) {
+    int[] at = new int[text.length() + 1]; // per character of the collapsed text, its place in text
+    int n = 0;
+    for (int i = 0; i < text.length(); ) {
+      while (i < text.length() && MarkdownText.isSpace(text.charAt(i))) i++;
+      if (i == text.length()) break;
+      if (n > 0) at[n++] = i - 1; // the one space between two words
+      while (i < text.length() && !MarkdownText.isSpace(text.charAt(i))) at[n++] = i++;
+    }
+    List<Passages.Span> out = new ArrayList<>(spans.size());
+    for (Passages.Span sp : spans) out.add(new Passages.Span(at[sp.start()], at[sp.end() - 1] + 1, sp.clause()));
     return out;
   }
 }

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Transcript segments read by meeting and position, for the moments a search found. Stateless. */
+/** Transcript segments read by meeting and position, for the matches of a transcript search. Stateless. */
 public final class TranscriptSegments {
   private TranscriptSegments() {}
 
