@@ -97,7 +97,8 @@ final class Hits {
       FacetsCollector matches = finished(by, by.search(query, new FacetsCollectorManager()));
       total = matches.getMatchingDocs().stream().mapToInt(FacetsCollector.MatchingDocs::totalHits).sum();
       counted = facets.count(searcher.getIndexReader(), matches, r.facets(), r.facetLimit(),
-          r.facets().contains(Facets.COMPANY) ? WorkspaceCompanies.read(db, workspace) : List.of());
+          r.facets().contains(Facets.COMPANY) ? new Facets.Companies(WorkspaceCompanies.read(db, workspace))
+              : Facets.Companies.NONE);
     } else if (r.withTotal()) {
       total = finished(by, by.count(query));
     }
