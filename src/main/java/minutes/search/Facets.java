@@ -1,16 +1,22 @@
 package minutes.search;
 
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import minutes.store.Db;
+import minutes.store.KeptByVersion;
 import minutes.store.WorkspaceCompanies;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.SortedSetDocValuesField;
@@ -24,6 +30,7 @@ import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.BytesRef;
 
@@ -57,6 +64,14 @@ final class Facets {
    * meets a newer reader.
    */
   private final AtomicReference<DefaultSortedSetDocValuesReaderState> state = new AtomicReference<>();
+  /**
+   * Each workspace's {@link Companies} by the import count they were read at: imports are the
+   * only writers of companies ({@link Db#knownImportCount}), and an import that changes only
+   * companies leaves the data version as it was, so the count, not the data version, tells
+   * whether a held list is still the database's. Reading the 400 companies of a workspace with
+   * their domains was a quarter of a facet search's CPU at 20,000 meetings (issue 32).
+   */
+  private final KeptByVersion<Companies> companies = new KeptByVersion<>(64);
 
   /** Adds a meeting's facet values to its document; {@link #build} turns them into doc values. */
   static void add(Document d, String platform, List<IndexedMeeting.Participant> participants, Instant at) {
@@ -81,10 +96,10 @@ final class Facets {
   /**
    * The counts of {@code names} over the matches in {@code matches}, at most {@code limit} values
    * each: highest counts first, ties by value ascending; months newest first. {@code companies}:
-   * the workspace's companies, read only when {@code company} is asked for.
+   * the workspace's companies, read only when {@code company} is asked for ({@link Companies#NONE} otherwise).
    */
   Map<String, List<?>> count(IndexReader reader, FacetsCollector matches, List<String> names, int limit,
-      List<WorkspaceCompanies.Company> companies) throws IOException {
+      Companies companies) throws IOException {
     Map<String, List<?>> out = new LinkedHashMap<>();
     boolean none = matches.getMatchingDocs().stream().allMatch(m -> m.totalHits() == 0);
     SortedSetDocValuesFacetCounts counts = null;
@@ -102,6 +117,22 @@ final class Facets {
       }
     }
     return out;
+  }
+
+  /**
+   * The workspace's companies as the database holds them now: the held ones when the import
+   * count is still the one they were read at, else read ({@link WorkspaceCompanies#read}) and
+   * held when no import committed between the count and the read (the search reads statement
+   * by statement, and an import may commit between any two of them).
+   */
+  Companies companies(Connection db, long workspace) throws SQLException {
+    Optional<Long> imports = Db.knownImportCount(db);
+    String key = Long.toString(workspace);
+    Optional<Companies> held = imports.flatMap(n -> companies.get(n, key));
+    if (held.isPresent()) return held.get();
+    Companies read = new Companies(WorkspaceCompanies.read(db, workspace));
+    if (imports.isPresent() && imports.equals(Db.knownImportCount(db))) companies.put(imports.get(), key, read);
+    return read;
   }
 
   private DefaultSortedSetDocValuesReaderState state(IndexReader reader) throws IOException {
@@ -122,24 +153,56 @@ final class Facets {
         .map(v -> new SearchHit.FacetCount(v.label, v.value.intValue())).toList();
   }
 
+  /**
+   * A workspace's companies (by name, then id, as {@link WorkspaceCompanies#read} lists them)
+   * with, for each domain, the companies it belongs to (indexes into {@code list}, ascending):
+   * what the company facet counts by, built once per list rather than once per segment.
+   */
+  static final class Companies {
+    static final Companies NONE = new Companies(List.of());
+
+    final List<WorkspaceCompanies.Company> list;
+    final Map<BytesRef, int[]> byDomain = new HashMap<>();
+
+    Companies(List<WorkspaceCompanies.Company> list) {
+      this.list = list;
+      for (int c = 0; c < list.size(); c++) {
+        for (String domain : list.get(c).domains()) {
+          // Ascending, each company once: a company holds a domain once (company_domain's key).
+          byDomain.merge(new BytesRef(domain), new int[] {c}, (a, b) -> a[a.length - 1] == b[0] ? a : append(a, b[0]));
+        }
+      }
+    }
+  }
+
+  /**
+   * Up to this many domain values of a segment per company domain, the segment's domains are
+   * walked once, each looked up in {@link Companies#byDomain}; with more, each company domain
+   * is looked up among the segment's instead (a seek each, far costlier than a step of the
+   * walk: at 20,000 meetings, 400 company domains looked up among 402 took 15-19 % of a facet
+   * search's CPU).
+   */
+  static final int WALK_PER_COMPANY_DOMAIN = 8;
+
   /** Meetings per company: those with a participant in one of its domains, each counted once per company. */
-  private static List<SearchHit.CompanyCount> companies(FacetsCollector matches, List<WorkspaceCompanies.Company> companies,
-      int limit) throws IOException {
+  private static List<SearchHit.CompanyCount> companies(FacetsCollector matches, Companies of, int limit)
+      throws IOException {
+    List<WorkspaceCompanies.Company> companies = of.list;
     int[] count = new int[companies.size()];
     int[] lastDoc = new int[companies.size()];
     for (FacetsCollector.MatchingDocs m : matches.getMatchingDocs()) {
       if (m.totalHits() == 0) continue;
       SortedSetDocValues domains = DocValues.getSortedSet(m.context().reader(), IndexedMeeting.PARTICIPANT_DOMAIN);
-      int[][] byOrd = companiesByOrd(domains, companies);
+      int[][] byOrd = companiesByOrd(domains, of);
       if (byOrd == null) continue;
       Arrays.fill(lastDoc, -1);
       DocIdSetIterator docs = m.bits().iterator();
       for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
         if (!domains.advanceExact(doc)) continue;
         for (int i = 0; i < domains.docValueCount(); i++) {
-          int[] of = byOrd[(int) domains.nextOrd()];
-          if (of == null) continue;
-          for (int c : of) {
+          int[] in = byOrd[(int) domains.nextOrd()];
+          if (in == null) continue;
+          for (int c : in) {
             if (lastDoc[c] != doc) {
               lastDoc[c] = doc;
               count[c]++;
@@ -156,23 +219,40 @@ final class Facets {
     return out.size() > limit ? out.subList(0, limit) : out;
   }
 
-  /** For each domain ordinal of a segment, the companies (indexes into {@code companies}) it belongs to; null when none does. */
-  private static int[][] companiesByOrd(SortedSetDocValues domains, List<WorkspaceCompanies.Company> companies) throws IOException {
+  /**
+   * For each domain ordinal of a segment, the companies (indexes into {@code of.list}) it
+   * belongs to; null when none does. The segment's domains are walked in order once, unless
+   * they are many more than the companies' ({@link #WALK_PER_COMPANY_DOMAIN}).
+   */
+  private static int[][] companiesByOrd(SortedSetDocValues domains, Companies of) throws IOException {
+    return companiesByOrd(domains, of, domains.getValueCount() <= (long) WALK_PER_COMPANY_DOMAIN * of.byDomain.size());
+  }
+
+  /** The same, the segment's domains walked or the companies' looked up as {@code walk} says (both give the same). */
+  static int[][] companiesByOrd(SortedSetDocValues domains, Companies of, boolean walk) throws IOException {
+    if (of.byDomain.isEmpty()) return null;
+    long values = domains.getValueCount();
     int[][] byOrd = null;
-    for (int c = 0; c < companies.size(); c++) {
-      for (String domain : companies.get(c).domains()) {
-        long ord = domains.lookupTerm(new BytesRef(domain));
+    if (walk) {
+      TermsEnum terms = domains.termsEnum();
+      for (BytesRef term = terms.next(); term != null; term = terms.next()) {
+        int[] in = of.byDomain.get(term);
+        if (in == null) continue;
+        if (byOrd == null) byOrd = new int[(int) values][];
+        byOrd[(int) terms.ord()] = in;
+      }
+    } else {
+      for (Map.Entry<BytesRef, int[]> e : of.byDomain.entrySet()) {
+        long ord = domains.lookupTerm(e.getKey());
         if (ord < 0) continue;
-        if (byOrd == null) byOrd = new int[(int) domains.getValueCount()][];
-        int[] of = byOrd[(int) ord];
-        byOrd[(int) ord] = of == null ? new int[] {c} : append(of, c);
+        if (byOrd == null) byOrd = new int[(int) values][];
+        byOrd[(int) ord] = e.getValue();
       }
     }
     return byOrd;
   }
 
   private static int[] append(int[] a, int c) {
-    if (a[a.length - 1] == c) return a; // two domains of one company: counted once anyway
     int[] out = Arrays.copyOf(a, a.length + 1);
     out[a.length] = c;
     return out;

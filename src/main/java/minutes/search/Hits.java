@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
-import minutes.store.WorkspaceCompanies;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
@@ -96,7 +95,7 @@ final class Hits {
       FacetsCollector matches = finished(by, by.search(query, new FacetsCollectorManager()));
       total = matches.getMatchingDocs().stream().mapToInt(FacetsCollector.MatchingDocs::totalHits).sum();
       counted = facets.count(searcher.getIndexReader(), matches, r.facets(), r.facetLimit(),
-          r.facets().contains(Facets.COMPANY) ? WorkspaceCompanies.read(db, workspace) : List.of());
+          r.facets().contains(Facets.COMPANY) ? facets.companies(db, workspace) : Facets.Companies.NONE);
     } else if (r.withTotal()) {
       total = finished(by, by.count(query));
     }
