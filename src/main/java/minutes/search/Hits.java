@@ -43,8 +43,8 @@ import org.apache.lucene.util.BytesRef;
 /**
  * One search over one searcher, in the order it happens: match the meetings the key may see
  * ({@link #matching}), collect the page in the order asked ({@link SplitSearch}), count the
- * total and facets when asked ({@link Facets}), rank the page when its order is not by rank,
- * name each hit's best field ({@link #describe}), cut its snippet and find its moments
+ * total and facets when asked ({@link Facets}), name each hit's best field and, when the
+ * order is not by rank, its rank ({@link #describe}), cut its snippet and find its moments
  * ({@link #highlight}, {@link Moments}). Lives for one request; not thread-safe. A search that
  * runs past its {@link QueryTimeout} fails with {@link SearchUnavailable.Reason#TIMED_OUT}
  * instead of answering with part of its hits.
@@ -109,8 +109,7 @@ final class Hits {
     // Doc values, scorers and postings are read leaf by leaf in document order.
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
-    if (r.order() != SearchRequest.Order.RANK) rank(fields, byDoc);
-    describe(fields, byDoc);
+    describe(fields, byDoc, r.order() == SearchRequest.Order.RANK);
     highlight(q, byDoc, r.moments());
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
@@ -168,7 +167,7 @@ final class Hits {
   /** A hit being assembled: its document, display values, best field and rank. */
   private static final class Hit {
     final int doc;
-    /** Its score: the first sort key of rank order, else computed for the page ({@link #rank}). */
+    /** Its score: the first sort key of rank order, else computed for the page ({@link #describe}). */
     float rank;
     IndexedMeeting.Meta meta;
     String field;
@@ -184,49 +183,55 @@ final class Hits {
   }
 
   /**
-   * Reads each hit's display values and names the field it matched best in. The rank is the
-   * score the hits were ordered by; the field is the first of title, protocol and transcript
-   * (ties go to the earlier one) that scores it. A hit that neither its title nor its minutes
-   * explain is a transcript hit, so the transcript, by far the costliest field to score, is
-   * never scored again. {@code byDoc}: the hits in document order.
+   * Reads each hit's display values and names the field it matched best in: the first of
+   * title, protocol and transcript (ties go to the earlier one) that scores its rank. In rank
+   * order ({@code ranked}) the rank is the score the hits were ordered by, and a hit that
+   * neither its title nor its minutes explain is a transcript hit, so the transcript, by far the
+   * costliest field to score, is never scored again. In a date order the hits have no rank yet:
+   * each field is scored once and the rank is the highest, exactly the score rank order gives
+   * (the {@link DisjunctionMaxQuery} of {@link #matching}, tie-breaker 0, scores the highest of
+   * its matching fields, to the bit). {@code byDoc}: the hits in document order.
    */
-  private void describe(Query[] fields, Hit[] byDoc) throws IOException, SearchUnavailable {
-    boolean titleRanks = false;
+  private void describe(Query[] fields, Hit[] byDoc, boolean ranked) throws IOException, SearchUnavailable {
+    boolean titleRanks = !ranked;
     for (Hit h : byDoc) titleRanks |= h.rank == SearchQuery.TITLE_RANK;
     Weight title = titleRanks ? weight(fields[0]) : null, protocol = weight(fields[1]);
+    Weight transcript = ranked ? null : weight(fields[2]);
     Leaves leaves = new Leaves(searcher);
-    Scorer titleScorer = null, protocolScorer = null;
+    Scorer titleScorer = null, protocolScorer = null, transcriptScorer = null;
     BinaryDocValues meta = null;
     for (Hit h : byDoc) {
       checkTime();
       if (leaves.moveTo(h.doc)) {
         titleScorer = title == null ? null : title.scorer(leaves.leaf);
         protocolScorer = protocol.scorer(leaves.leaf);
+        transcriptScorer = transcript == null ? null : transcript.scorer(leaves.leaf);
         meta = DocValues.getBinary(leaves.leaf.reader(), IndexedMeeting.META);
       }
       int local = h.doc - leaves.leaf.docBase;
       if (!meta.advanceExact(local)) throw new IllegalStateException("a search document without display values");
       h.meta = IndexedMeeting.Meta.decode(meta.binaryValue());
-      if (h.rank == SearchQuery.TITLE_RANK && at(titleScorer, local)) {
+      boolean inTitle;
+      float inProtocol = Float.NaN; // the protocol's score, where it matches
+      if (ranked) {
+        inTitle = h.rank == SearchQuery.TITLE_RANK && at(titleScorer, local);
+        if (!inTitle && at(protocolScorer, local)) inProtocol = protocolScorer.score();
+      } else { // each scorer moves to the hit once: a phrase's check uses up its positions there
+        inTitle = at(titleScorer, local);
+        if (at(protocolScorer, local)) inProtocol = protocolScorer.score();
+        float best = inTitle ? SearchQuery.TITLE_RANK : 0f;
+        if (inProtocol > best) best = inProtocol;
+        if (at(transcriptScorer, local)) best = Math.max(best, transcriptScorer.score());
+        if (best == 0f) throw new IllegalStateException("a hit that does not match");
+        h.rank = best;
+      }
+      if (inTitle && h.rank == SearchQuery.TITLE_RANK) {
         h.field = IndexedMeeting.TITLE;
         continue;
       }
       // The same score summed in another order may differ in its last bit: that is a tie.
-      boolean byProtocol = at(protocolScorer, local) && protocolScorer.score() >= h.rank * (1 - 1e-6f);
+      boolean byProtocol = inProtocol >= h.rank * (1 - 1e-6f); // false where it does not match (NaN)
       h.field = byProtocol ? IndexedMeeting.PROTOCOL : IndexedMeeting.TRANSCRIPT;
-    }
-  }
-
-  /** The score of each hit, as rank order would have it, for a page collected in another order. */
-  private void rank(Query[] fields, Hit[] byDoc) throws IOException, SearchUnavailable {
-    Weight any = weight(new DisjunctionMaxQuery(Arrays.asList(fields), 0f));
-    Leaves leaves = new Leaves(searcher);
-    Scorer scorer = null;
-    for (Hit h : byDoc) {
-      checkTime();
-      if (leaves.moveTo(h.doc)) scorer = any.scorer(leaves.leaf);
-      if (!at(scorer, h.doc - leaves.leaf.docBase)) throw new IllegalStateException("a hit that does not match");
-      h.rank = scorer.score();
     }
   }
 

@@ -19,11 +19,9 @@ record SearchRequest(SearchQuery query, SearchFilters filters, int limit, int of
     /** Rank descending, then the time descending (api-spec 4.6). */
     RANK("rank", new Sort(SortField.FIELD_SCORE, new SortField(IndexedMeeting.AT, SortField.Type.LONG, true))),
     /** Oldest first, ties by meeting id ascending. */
-    STARTS_AT("starts_at", new Sort(new SortField(IndexedMeeting.AT, SortField.Type.LONG),
-        new SortField(IndexedMeeting.ID, SortField.Type.STRING))),
+    STARTS_AT("starts_at", new Sort(new SortField(IndexedMeeting.AT, SortField.Type.LONG), IdOrder.SORT)),
     /** Newest first, ties by meeting id ascending. */
-    NEWEST("-starts_at", new Sort(new SortField(IndexedMeeting.AT, SortField.Type.LONG, true),
-        new SortField(IndexedMeeting.ID, SortField.Type.STRING)));
+    NEWEST("-starts_at", new Sort(new SortField(IndexedMeeting.AT, SortField.Type.LONG, true), IdOrder.SORT));
 
     /** The value of the {@code order} parameter. */
     final String value;

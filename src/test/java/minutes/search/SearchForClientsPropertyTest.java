@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * for generated queries, keys, filters, orders and pages, on the real server. The oracle reads
  * the generated data only: a meeting matches when one of its fields holds every word and
  * phrase, a segment when it does. On the project's seeded {@link Property} harness (not jqwik:
- * from 1.10 its maintainers ask that it not be used with AI coding agents): 60 + 60 + 40 cases,
+ * from 1.10 its maintainers ask that it not be used with AI coding agents): 60 + 60 + 60 + 40 cases,
  * the run's seed in every failure.
  */
 class SearchForClientsPropertyTest {
@@ -247,6 +247,35 @@ class SearchForClientsPropertyTest {
       paged.addAll(column(page));
     }
     assertEquals(whole, paged, a + " by " + limit);
+  }
+
+  /**
+   * A date order ranks its page itself, each field scored once (Hits.describe), not by the
+   * score it collected by: every hit must still be the very hit rank order shows, rank,
+   * matched_in, snippet and moments alike ("the hits keep the rank they have in rank order").
+   * Queries of an absent word, only punctuation, pages past the end and single hits included.
+   */
+  @Test
+  void dateOrdersShowEachHitAsRankOrderShowsIt() {
+    Property.forAll("date orders show each hit as rank order shows it", 60, MAX_SIZE, c -> {
+      Asked a = asked(c);
+      if (c.chance(0.1)) { // nothing matches: a word no meeting holds, or no word at all
+        a = new Asked(new Query(List.of(List.of(c.chance(0.5) ? "zulu" : "--"))), a.key(), a.platform(), a.from(), a.to());
+      }
+      sameHits(a, c.pick(List.of("starts_at", "-starts_at")), withCorners(c, 1, 20, 1, 100), withCorners(c, 0, 40, 0, 61),
+          withCorners(c, 0, 3, 0, 3));
+    });
+  }
+
+  static void sameHits(Asked a, String order, int limit, int offset, int moments) {
+    String asked = "/api/v1/search?" + a.params() + "&moments=" + moments;
+    Map<String, JsonNode> ranked = new LinkedHashMap<>();
+    for (JsonNode h : get(asked + "&limit=100", a.key()).get("data")) ranked.put(h.get("meeting_id").asText(), h);
+    assertEquals(a.expected().size(), ranked.size(), a.toString()); // every match: there are fewer than 100
+    JsonNode page = get(asked + "&order=" + order + "&limit=" + limit + "&offset=" + offset, a.key()).get("data");
+    String what = a + " by " + order + " limit " + limit + " offset " + offset + " moments " + moments;
+    assertEquals(Math.max(0, Math.min(limit, ranked.size() - offset)), page.size(), what);
+    for (JsonNode h : page) assertEquals(ranked.get(h.get("meeting_id").asText()), h, what);
   }
 
   @Test
