@@ -234,6 +234,8 @@ final class Facets {
     long values = domains.getValueCount();
     int[][] byOrd = null;
     if (walk) {
+      // Risk: TermsEnum is @lucene.experimental (walking a segment's domain values in order); a
+      // change shows as other company counts in CompanyFacetPropertyTest (walk against seek).
       TermsEnum terms = domains.termsEnum();
       for (BytesRef term = terms.next(); term != null; term = terms.next()) {
         int[] in = of.byDomain.get(term);
