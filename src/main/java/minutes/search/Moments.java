@@ -115,18 +115,26 @@ final class Moments {
       return true;
     }
 
-    /** What the table says of segment {@code index}, after the one asked for last. */
+    /**
+     * What the table says of segment {@code index}, after the one asked for last; the segments
+     * before it are passed over without building anything (a rare word's first match may lie in
+     * the last of a thousand segments).
+     */
     Detail details(int index) {
-      Detail d = null;
-      while (detailsIndex < index) {
+      while (true) {
         long s = details.readVLong();
         detailsStartMs += unZigZag(details.readVLong());
         long e = details.readVLong();
-        String text = (s & 1) == 1 ? null : details.readString();
-        detailsIndex++;
-        d = new Detail(speakers.get((int) (s >>> 1)), detailsStartMs, e == 0 ? null : detailsStartMs + unZigZag(e - 1), text);
+        boolean verbatim = (s & 1) == 1;
+        if (++detailsIndex == index) {
+          return new Detail(speakers.get((int) (s >>> 1)), detailsStartMs, e == 0 ? null : detailsStartMs + unZigZag(e - 1),
+              verbatim ? null : details.readString());
+        }
+        if (!verbatim) {
+          int length = (int) details.readVLong(); // read before the sum: += would add it to the old position
+          details.at += length;
+        }
       }
-      return d;
     }
 
     private static long zigZag(long v) {
