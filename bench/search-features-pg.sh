@@ -15,6 +15,7 @@ mkdir -p "$OUT"
 JAVA_HOME=$(./run.sh java-home)
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
 mvn -B -q -DskipTests package >&2
+BUILT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo "+changes")   # what the classes are, whatever HEAD is later
 # A copy of the classes: the source tree is shared and may be rebuilt meanwhile.
 rm -rf "$OUT/pg-cp" && mkdir -p "$OUT/pg-cp" && cp -r target/classes target/test-classes target/lib "$OUT/pg-cp/"
 CP="$OUT/pg-cp/classes:$OUT/pg-cp/test-classes:$OUT/pg-cp/lib/*"
@@ -52,6 +53,6 @@ MINUTES_HTTP_PORT=$PORT java "${SERVE_OPTS[@]}" -cp "$CP" minutes.cli.Main serve
 SERVER=$!
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start; see $OUT/pg-server.log" >&2; exit 1; }
-echo "PostgreSQL store, $MEETINGS meetings, commit $(git rev-parse --short HEAD):"
+echo "PostgreSQL store, $MEETINGS meetings, commit $BUILT:"
 java -cp "$CP" minutes.search.SearchBench features "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$ROUNDS"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
