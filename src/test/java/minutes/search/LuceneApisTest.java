@@ -182,24 +182,18 @@ class LuceneApisTest {
 
   /** "FILE: METHOD" for each method of each row of the section's table headed "| method |" and each file of its "used in". */
   static Set<String> methodRows(String markdown) {
-    String section = section(markdown);
     Set<String> pairs = new TreeSet<>();
-    boolean inTable = false;
-    for (String line : section.split("\n")) {
-      if (line.startsWith("| method |")) inTable = true;
-      else if (!line.startsWith("|")) inTable = false;
-      else if (inTable && !line.startsWith("|---")) {
-        String[] cells = line.split("\\|");
-        Set<String> methods = methodsNamed(cells[1]);
-        assertTrue(!methods.isEmpty(), "a row names no method of a stable class: " + line);
-        Matcher file = Pattern.compile("`(\\w+)`").matcher(cells[2]);
-        boolean any = false;
-        while (file.find()) {
-          any = true;
-          for (String m : methods) pairs.add(file.group(1) + ": " + m);
-        }
-        assertTrue(any, "a row names no file: " + line);
+    for (String line : rows(markdown, "| method |")) {
+      String[] cells = line.split("\\|");
+      Set<String> methods = methodsNamed(cells[1]);
+      assertTrue(!methods.isEmpty(), "a row names no method of a stable class: " + line);
+      Matcher file = Pattern.compile("`(\\w+)`").matcher(cells[2]);
+      boolean any = false;
+      while (file.find()) {
+        any = true;
+        for (String m : methods) pairs.add(file.group(1) + ": " + m);
       }
+      assertTrue(any, "a row names no file: " + line);
     }
     return pairs;
   }
@@ -251,17 +245,23 @@ class LuceneApisTest {
 
   /** The classes named in backticks in the first column of the section's class table (the one headed "| class |"). */
   static Set<String> classesListed(String markdown) {
-    String section = section(markdown);
     Set<String> listed = new TreeSet<>();
-    boolean inTable = false;
-    for (String line : section.split("\n")) {
-      if (line.startsWith("| class |")) inTable = true;
-      else if (!line.startsWith("|")) inTable = false;
-      else if (inTable && !line.startsWith("|---")) {
-        Matcher name = Pattern.compile("`([A-Za-z0-9.]+)`").matcher(line.split("\\|")[1]);
-        while (name.find()) listed.add(name.group(1));
-      }
+    for (String line : rows(markdown, "| class |")) {
+      Matcher name = Pattern.compile("`([A-Za-z0-9.]+)`").matcher(line.split("\\|")[1]);
+      while (name.find()) listed.add(name.group(1));
     }
     return listed;
+  }
+
+  /** The body rows of the section's table whose header line starts with {@code header}. */
+  private static List<String> rows(String markdown, String header) {
+    List<String> rows = new ArrayList<>();
+    boolean inTable = false;
+    for (String line : section(markdown).split("\n")) {
+      if (line.startsWith(header)) inTable = true;
+      else if (!line.startsWith("|")) inTable = false;
+      else if (inTable && !line.startsWith("|---")) rows.add(line);
+    }
+    return rows;
   }
 }
