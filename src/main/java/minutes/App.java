@@ -78,7 +78,10 @@ public final class App implements AutoCloseable {
     meetingOrder = new MeetingOrder(db);
     MeetingsApi meetings = new MeetingsApi(meetingOrder, new Totals());
     search = SearchIndex.start(config, db);
-    Metrics metrics = new Metrics(db, search::stats, search::splitSearches);
+    Metrics metrics = new Metrics(db, () -> {
+      SearchIndex.Stats s = search.stats();
+      return s == null ? null : new Metrics.IndexStats(s.documents(), s.deletedDocuments(), s.bytes(), s.seq());
+    }, search::splitSearches);
     metrics.watchOrder("tasks", taskOrder::status);
     metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();

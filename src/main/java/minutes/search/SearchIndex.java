@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
-import minutes.http.Metrics;
 import minutes.keys.Principal;
 import minutes.store.ChangedSince;
 import minutes.store.Db;
@@ -166,13 +165,19 @@ public final class SearchIndex implements AutoCloseable {
     return split.splits();
   }
 
-  /** What the live index holds, for /metrics; null while there is none (or it is being replaced this instant). */
-  public Metrics.IndexStats stats() throws IOException {
+  /**
+   * What the live index holds, for /metrics: documents, deleted documents whose text still stands
+   * in its files (0 once erasure merged them away), bytes on disk, change_log seq applied.
+   */
+  public record Stats(long documents, long deletedDocuments, long bytes, long seq) {}
+
+  /** The live index's {@link Stats}, or null while there is none (or it is being replaced this instant). */
+  public Stats stats() throws IOException {
     Generation g = live;
     if (g == null) return null;
     try {
       long[] counts = g.documentsAndSeq();
-      return new Metrics.IndexStats(counts[0], counts[1], IndexDirs.size(g.path), counts[2]);
+      return new Stats(counts[0], counts[1], IndexDirs.size(g.path), counts[2]);
     } catch (AlreadyClosedException e) {
       return null;
     }
