@@ -81,6 +81,8 @@ record IndexFormat(String layout, String analysis, String codec, String lucene) 
     List<String> parts = new ArrayList<>();
     if (!lucene.equals(now.lucene)) parts.add("it was written by another version of Lucene");
     if (!codec.equals(now.codec)) {
+      // Risk: Codec.availableCodecs is Lucene's codec lookup by name (SPI), which an upgrade that
+      // retires a codec changes; only this message's wording depends on it (HealthWhileRebuildingTest).
       parts.add(Codec.availableCodecs().contains(codec) ? "it was written with another codec"
           : "it was written with a codec this version of Lucene does not know");
     }
