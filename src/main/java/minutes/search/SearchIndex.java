@@ -7,10 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import minutes.config.Config;
 import minutes.keys.Principal;
 import minutes.store.ChangedSince;
@@ -68,14 +65,7 @@ public final class SearchIndex implements AutoCloseable {
       UNUSABLE = "not usable yet: its files cannot be opened (the server log says why; it retries every 2 s)";
   private volatile boolean closed;
   private final CountDownLatch firstLive = new CountDownLatch(1);
-  /** Merges deleted documents away, apart from the sync thread so that updates go on meanwhile. */
-  private final ExecutorService eraser = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "search-erase");
-    t.setDaemon(true);
-    return t;
-  });
-  /** The generation whose deleted documents wait for the eraser; null when none does. */
-  private final AtomicReference<Generation> toErase = new AtomicReference<>();
+  private final Erasure erasure = new Erasure(g -> !closed && g == live);
 
   private SearchIndex(Path root, Db db) {
     this.root = root;
@@ -311,29 +301,8 @@ public final class SearchIndex implements AutoCloseable {
       g.close();
       rebuildNow();
     } else if (done.deleted() > 0) {
-      eraseLater(g);
+      erasure.later(g);
     }
-  }
-
-  /**
-   * Queues the merge that takes deleted documents out of {@code g}'s files; deletes applied
-   * while one runs queue the next, so none is left behind.
-   */
-  private void eraseLater(Generation g) {
-    if (toErase.getAndSet(g) != null) return; // one is queued already and will see this delete
-    eraser.execute(() -> {
-      Generation next = toErase.getAndSet(null);
-      long started = System.nanoTime();
-      try {
-        next.eraseDeleted();
-        log.info("search index {}: deleted meetings merged out of its files in {} ms", next.name,
-            (System.nanoTime() - started) / 1_000_000);
-      } catch (IOException | RuntimeException e) {
-        if (closed || next != live) return; // closed or replaced meanwhile: its files go with it
-        log.warn("search index {}: merging deleted meetings away failed ({}); the next delete retries", next.name,
-            e.toString());
-      }
-    });
   }
 
   /**
@@ -380,7 +349,7 @@ public final class SearchIndex implements AutoCloseable {
         rebuildNow();
         return;
       }
-      if (done.deleted() > 0) eraseLater(next);
+      if (done.deleted() > 0) erasure.later(next);
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
       if (!CheckedFiles.damaged(e)) throw e;
@@ -401,7 +370,7 @@ public final class SearchIndex implements AutoCloseable {
   public void close() {
     closed = true;
     sync.interrupt();
-    eraser.shutdownNow(); // a merge in progress is aborted when its writer closes below
+    erasure.close(); // a merge in progress is aborted when its writer closes below
     split.close();
     synchronized (this) { // waits for a sync round in progress
       Generation g = live;
