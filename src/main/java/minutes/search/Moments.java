@@ -265,20 +265,27 @@ final class Moments {
 
   /**
    * The moments of one hit, each segment's text cut from the stored transcript of {@code doc}
-   * (leaf-local), or its own text from the table with the matches moved onto it, and marked as
-   * the transcript search marks it.
+   * (leaf-local), all in one read, or its own text from the table with the matches moved onto
+   * it, and marked as the transcript search marks it.
    */
   static List<SearchHit.Moment> render(StoredFields stored, int doc, Found found) throws IOException {
-    List<SearchHit.Moment> out = new ArrayList<>(found.shown().size());
-    for (Shown s : found.shown()) {
+    List<Shown> shown = found.shown();
+    if (shown.isEmpty()) return List.of();
+    int[] ranges = new int[2 * shown.size()];
+    for (int i = 0; i < shown.size(); i++) { // a segment with its own text reads nothing: [0, 0)
+      if (shown.get(i).detail().text() != null) continue;
+      ranges[2 * i] = shown.get(i).start();
+      ranges[2 * i + 1] = shown.get(i).end();
+    }
+    Snippets.Slice[] slices = Snippets.read(stored, doc, IndexedMeeting.TRANSCRIPT, length -> ranges);
+    List<SearchHit.Moment> out = new ArrayList<>(shown.size());
+    for (int i = 0; i < shown.size(); i++) {
+      Shown s = shown.get(i);
       Detail d = s.detail();
-      String snippet;
-      if (d.text() == null) {
-        Snippets.Slice slice = Snippets.read(stored, doc, IndexedMeeting.TRANSCRIPT, length -> new int[] {s.start(), s.end()});
-        snippet = Snippets.segment(slice.text().substring(s.start() - slice.base(), s.end() - slice.base()), s.spans());
-      } else {
-        snippet = Snippets.segment(d.text(), inOwnText(d.text(), s.spans()));
-      }
+      Snippets.Slice slice = slices[i];
+      String snippet = d.text() == null
+          ? Snippets.segment(slice.text().substring(s.start() - slice.base(), s.end() - slice.base()), s.spans())
+          : Snippets.segment(d.text(), inOwnText(d.text(), s.spans()));
       out.add(new SearchHit.Moment(s.index(), d.speaker(), d.startMs(), d.endMs(), snippet));
     }
     return out;

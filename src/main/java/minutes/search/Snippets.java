@@ -3,6 +3,7 @@ package minutes.search;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -46,7 +47,7 @@ final class Snippets {
     Slice text = read(stored, doc, field, length -> {
       int[] w = window(length, best.start(), best.end());
       return new int[] {w[0], Math.min(length, w[1] + 1)}; // +1: render looks at the next character
-    });
+    })[0];
     int[] window = window(text.length(), best.start(), best.end());
     return render(text.text(), text.base(), text.length(), window[0], window[1], best.spans());
   }
@@ -197,29 +198,34 @@ final class Snippets {
   }
 
   /**
-   * Reads the chunks covering the range that {@code range} returns for the field's length
-   * ([from, to) in characters), skipping every other chunk and stopping after the last one.
+   * The texts of the character ranges [from, to) that {@code ranges} returns, as pairs, for the
+   * field's length: reads the table and each chunk that a range covers once, skips every other
+   * chunk, and stops after the last one needed. One slice per range, in the same order.
    */
-  static Slice read(StoredFields stored, int doc, String field, IntFunction<int[]> range) throws IOException {
-    String tableName = table(field), chunkName = chunk(field);
-    Reader reader = new Reader(tableName, chunkName, range);
+  static Slice[] read(StoredFields stored, int doc, String field, IntFunction<int[]> ranges) throws IOException {
+    Reader reader = new Reader(table(field), chunk(field), ranges);
     stored.document(doc, reader);
-    return reader.slice();
+    return reader.slices();
   }
 
   // Risk: StoredFieldVisitor is @lucene.experimental (Lucene's one way to read part of a
   // document); MinutesCodecTest and the snippet tests of SearchApiTest pin what it reads.
   private static final class Reader extends StoredFieldVisitor {
     private final String tableName, chunkName;
-    private final IntFunction<int[]> range;
-    private int length = -1, first, last, index, base;
-    /** The chunks read, joined once at the end: most snippets need one, which is then never copied. */
-    private final List<String> chunks = new ArrayList<>(2);
+    private final IntFunction<int[]> ranges;
+    private int length = -1, index, last = -1;
+    /** The ranges asked for, as [from, to) pairs. */
+    private int[] wanted = {};
+    /** Chunk i holds characters [starts[i], starts[i + 1]). */
+    private int[] starts;
+    /** The chunks read; null where no range needs one. */
+    private String[] chunks;
+    private boolean[] needed;
 
-    Reader(String tableName, String chunkName, IntFunction<int[]> range) {
+    Reader(String tableName, String chunkName, IntFunction<int[]> ranges) {
       this.tableName = tableName;
       this.chunkName = chunkName;
-      this.range = range;
+      this.ranges = ranges;
     }
 
     @Override
@@ -227,30 +233,40 @@ final class Snippets {
       if (length < 0) return info.name.equals(tableName) ? Status.YES : Status.NO;
       if (index > last) return Status.STOP;
       if (!info.name.equals(chunkName)) return Status.NO;
-      return index++ >= first ? Status.YES : Status.NO;
+      return needed[index++] ? Status.YES : Status.NO;
     }
 
     @Override
     public void binaryField(FieldInfo info, byte[] value) {
       int[] at = {0};
       length = readVInt(value, at);
-      int[] wanted = range.apply(length);
-      first = -1;
-      last = -1;
-      int start = 0;
-      for (int i = 0; at[0] < value.length; i++) {
-        int end = start + readVInt(value, at);
-        if (first < 0 && end > wanted[0]) {
-          first = i;
-          base = start;
+      int[] s = new int[value.length + 1];
+      int n = 0;
+      while (at[0] < value.length) s[n + 1] = s[n++] + readVInt(value, at);
+      starts = Arrays.copyOf(s, n + 1);
+      chunks = new String[n];
+      needed = new boolean[n];
+      wanted = ranges.apply(length);
+      for (int k = 0; k < wanted.length; k += 2) {
+        for (int i = first(wanted[k]); i <= last(wanted[k + 1]); i++) {
+          needed[i] = true;
+          last = Math.max(last, i);
         }
-        if (start < wanted[1]) last = i;
-        start = end;
       }
-      if (first < 0) { // an empty range at the very end
-        first = last + 1;
-        base = length;
-      }
+    }
+
+    /** The first chunk ending after {@code from}; the chunk count when none does. */
+    private int first(int from) {
+      int i = 0;
+      while (i < chunks.length && starts[i + 1] <= from) i++;
+      return i;
+    }
+
+    /** The last chunk starting before {@code to}; -1 when none does. */
+    private int last(int to) {
+      int i = chunks.length - 1;
+      while (i >= 0 && starts[i] >= to) i--;
+      return i;
     }
 
     /** The {@link #writeVInt} value at {@code at[0]}, which moves past it. */
@@ -265,11 +281,25 @@ final class Snippets {
 
     @Override
     public void stringField(FieldInfo info, String value) {
-      chunks.add(value);
+      chunks[index - 1] = value; // needsField counted it
     }
 
-    Slice slice() {
-      return length < 0 ? new Slice(0, "", 0) : new Slice(base, chunks.size() == 1 ? chunks.get(0) : String.join("", chunks), length);
+    /** Per range, the chunks it covers joined: most ranges lie in one chunk, which is then never copied. */
+    Slice[] slices() {
+      if (length < 0) { // a field never stored: an empty text
+        length = 0;
+        starts = new int[1];
+        chunks = new String[0];
+        wanted = ranges.apply(0);
+      }
+      Slice[] out = new Slice[wanted.length / 2];
+      for (int k = 0; k < wanted.length; k += 2) {
+        int first = first(wanted[k]), last = last(wanted[k + 1]);
+        String text = first > last ? "" : first == last ? chunks[first]
+            : String.join("", Arrays.asList(chunks).subList(first, last + 1));
+        out[k / 2] = new Slice(first < chunks.length ? starts[first] : length, text, length);
+      }
+      return out;
     }
   }
 }

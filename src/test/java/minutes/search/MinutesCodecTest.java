@@ -3,6 +3,9 @@ package minutes.search;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import minutes.Property;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -12,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Stored text is kept uncompressed, so a snippet reads only the chunk it shows: this pins the
- * @lucene.experimental stored fields API that {@link MinutesCodec} builds on.
+ * @lucene.experimental stored fields API that {@link MinutesCodec} builds on. Several ranges
+ * read in one visit ({@link Snippets#read}, as a hit's moments are) each hold exactly the text's
+ * characters, against {@link String#substring} on generated texts and ranges.
  */
 class MinutesCodecTest {
   @Test
@@ -31,11 +36,69 @@ class MinutesCodecTest {
       try (DirectoryReader r = DirectoryReader.open(dir)) {
         int from = 100_000, to = 100_240;
         Snippets.Slice slice = Snippets.read(r.leaves().get(0).reader().storedFields(), 0, IndexedMeeting.TRANSCRIPT,
-            length -> new int[] {from, to});
+            length -> new int[] {from, to})[0];
         assertEquals(text.length(), slice.length());
         assertTrue(slice.text().length() <= 2 * Snippets.CHUNK, "only the chunks asked for: " + slice.text().length());
         assertEquals(text.substring(from, to), slice.text().substring(from - slice.base(), to - slice.base()));
       }
     }
+  }
+
+  @Test
+  void rangesReadInOneVisitHoldWhatTheTextHolds() throws Exception {
+    Property.forAll("Snippets.read of several ranges against substring", 150, 40, c -> {
+      List<String> texts = new ArrayList<>();
+      for (int n = c.between(1, 4); n > 0; n--) texts.add(text(c));
+      try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new SearchAnalyzer()).setCodec(new MinutesCodec()))) {
+          for (String text : texts) {
+            Document d = new Document();
+            Snippets.store(d, IndexedMeeting.PROTOCOL, text(c)); // another field's chunks to skip first
+            if (!text.isEmpty() || c.chance(0.5)) Snippets.store(d, IndexedMeeting.TRANSCRIPT, text);
+            w.addDocument(d);
+          }
+        }
+        try (DirectoryReader r = DirectoryReader.open(dir)) {
+          for (int doc = 0; doc < texts.size(); doc++) {
+            String text = texts.get(doc);
+            int[] ranges = new int[2 * c.between(1, 5)]; // overlapping, out of order, empty, at either end
+            for (int k = 0; k < ranges.length; k += 2) {
+              int from = c.chance(0.1) ? text.length() : c.nextInt(text.length() + 1);
+              int to = c.chance(0.2) ? from : Math.min(text.length(), from + c.nextInt(3 * Snippets.CHUNK));
+              ranges[k] = from;
+              ranges[k + 1] = to;
+            }
+            int[] seenLength = {-1};
+            Snippets.Slice[] slices = Snippets.read(r.leaves().get(0).reader().storedFields(), doc,
+                IndexedMeeting.TRANSCRIPT, length -> {
+                  seenLength[0] = length;
+                  return ranges;
+                });
+            assertEquals(text.length(), seenLength[0], "the length handed to ranges");
+            assertEquals(ranges.length / 2, slices.length);
+            for (int k = 0; k < ranges.length; k += 2) {
+              Snippets.Slice s = slices[k / 2];
+              int from = ranges[k], to = ranges[k + 1];
+              assertEquals(text.length(), s.length());
+              assertTrue(s.base() <= from && from - s.base() <= Snippets.CHUNK, "starts in the chunk holding from");
+              assertTrue(to - s.base() <= s.text().length(), "holds up to to");
+              assertTrue(s.text().length() - (to - s.base()) <= Snippets.CHUNK, "no chunk after to's");
+              assertEquals(text.substring(from, to), s.text().substring(from - s.base(), to - s.base()));
+            }
+          }
+        }
+      }
+    });
+  }
+
+  /** Text of up to a few chunks, with two-char characters where a chunk would otherwise end. */
+  private static String text(Property.Case c) {
+    StringBuilder b = new StringBuilder();
+    int length = c.chance(0.2) ? 0 : c.nextInt(1 + c.size() * Snippets.CHUNK / 8);
+    while (b.length() < length) {
+      b.append(c.chance(0.05) ? "\uD83D\uDE00" : c.chance(0.05) ? "é" : String.valueOf((char) ('a' + c.nextInt(26))));
+      if (c.chance(0.15)) b.append(' ');
+    }
+    return b.toString();
   }
 }

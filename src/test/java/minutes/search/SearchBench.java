@@ -69,9 +69,9 @@ public final class SearchBench {
           Integer.parseInt(args[5]));
       case "http" -> http(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
       case "socket" -> socket(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]));
-      case "features" -> features(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]), false);
-      case "facets" -> features(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]), true);
-      default -> throw new IllegalArgumentException("mode: queries | inprocess | http | socket | features | facets");
+      case "features", "facets", "moments" -> features(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]),
+          args[0]);
+      default -> throw new IllegalArgumentException("mode: queries | inprocess | http | socket | features | facets | moments");
     }
   }
 
@@ -264,7 +264,7 @@ public final class SearchBench {
    * under 2x the first page of 100), and facets again on the tenth of the queries that match
    * most meetings.
    */
-  static void features(String base, String key, Path queryFile, int rounds, boolean facetsOnly) throws Exception {
+  static void features(String base, String key, Path queryFile, int rounds, String which) throws Exception {
     List<String> queries = Files.readAllLines(queryFile);
     String all = "&facets=platform,company,participant,month";
     try (SocketClient client = new SocketClient(base, key)) {
@@ -284,10 +284,10 @@ public final class SearchBench {
       System.out.println("| variant (p50 over HTTP, one socket, interleaved with its baseline) | baseline p50 ms"
           + " | variant p50 ms | ratio | difference ms |");
       System.out.println("|---|---|---|---|---|");
-      for (String[] pair : facetsOnly ? Arrays.copyOf(pairs, 1) : pairs) {
-        ab(client, queries, rounds, pair[2] + " vs " + pair[0], pair[1], pair[3]);
+      for (String[] pair : pairs) {
+        if (which.equals("features") || pair[2].startsWith(which)) ab(client, queries, rounds, pair[2] + " vs " + pair[0], pair[1], pair[3]);
       }
-      ab(client, most, rounds * 3, "facets=all four vs plain, the " + most.size() + " queries matching most ("
+      if (!which.equals("moments")) ab(client, most, rounds * 3, "facets=all four vs plain, the " + most.size() + " queries matching most ("
           + totals.get(most.getLast()) + " to " + totals.get(most.getFirst()) + " meetings)", "", all);
     }
   }
