@@ -32,19 +32,23 @@ final class Moments {
    * A transcript's segments in order, the {@link #SEGMENTS} value of an indexed meeting, all
    * numbers variable-length: the speakers' names (UTF-8); the length of the ranges, then per
    * segment its range in the joined text (the gap since the previous one's end, its length);
-   * then per segment its speaker (an index into the names) and whether the index holds its text
-   * verbatim, its start (a difference from the previous start), its end (0: none) and, unless
-   * verbatim, its text. Ranges and the rest are apart because a search walks the ranges up to its
-   * last match ({@link #next}) but reads the rest only up to the last segment it shows
-   * ({@link #details}). Written once ({@link #add}, {@link #bytes}), read forward only. Not
-   * thread-safe.
+   * the length of the details, then per segment its speaker (an index into the names) and whether
+   * the index holds its text verbatim, its start (a difference from the previous start), its end
+   * (0: none) and, unless verbatim, its text; then, for every {@link #STRIDE}th segment, where its
+   * details begin and the start before it (differences from the previous such pair). Ranges and
+   * the rest are apart because a search walks the ranges up to its last match ({@link #next}) but
+   * reads the rest only for the few segments it shows ({@link #details}), and the strides let it
+   * jump to them: a rare word's first match may lie in the last of a thousand segments. Written
+   * once ({@link #add}, {@link #bytes}), read forward only. Not thread-safe.
    */
   static final class SegmentTable {
-    private final Bytes ranges, details;
+    /** Segments between two entries of the jump table. */
+    static final int STRIDE = 64;
+    private final Bytes ranges, details, jumps;
     private final List<String> speakers = new ArrayList<>();
     private final Map<String, Integer> speakerIndex = new HashMap<>();
-    private int detailsIndex = -1;
-    private long detailsStartMs;
+    private int detailsIndex = -1, detailsBase, jumpIndex;
+    private long detailsStartMs, jumpAt, jumpStartMs;
     /** The range of the segment read last (or written last); {@code index}: its position, -1 before the first. */
     int index = -1, start, end;
     private long lastStartMs;
@@ -53,23 +57,31 @@ final class Moments {
     SegmentTable() {
       ranges = new Bytes(new byte[64], 0);
       details = new Bytes(new byte[64], 0);
+      jumps = new Bytes(new byte[16], 0);
     }
 
     /** A stored table to read with {@link #next} and {@link #details}. */
     SegmentTable(byte[] stored) {
       Bytes in = new Bytes(stored, stored.length);
-      int detailsAt = 0;
       if (stored.length > 0) {
         for (int n = (int) in.readVLong(); n > 0; n--) speakers.add(in.readString());
-        int length = (int) in.readVLong();
-        ranges = new Bytes(stored, in.at + length);
-        ranges.at = in.at;
-        detailsAt = in.at + length;
+        ranges = section(stored, in);
+        in.at = ranges.size;
+        details = section(stored, in);
+        detailsBase = details.at;
+        jumps = new Bytes(stored, stored.length);
+        jumps.at = details.size;
       } else {
-        ranges = in;
+        ranges = details = jumps = in;
       }
-      details = new Bytes(stored, stored.length);
-      details.at = detailsAt;
+    }
+
+    /** The section whose length {@code in} is at, read from just after the length. */
+    private static Bytes section(byte[] stored, Bytes in) {
+      int length = (int) in.readVLong();
+      Bytes section = new Bytes(stored, in.at + length);
+      section.at = in.at;
+      return section;
     }
 
     /** The next segment, of a text matched here ({@link SegmentSearch}): its range alone. */
@@ -82,6 +94,12 @@ final class Moments {
      * end; {@code text}: null when the joined text holds it verbatim, else its own text.
      */
     void add(int start, int end, String speaker, long startMs, Long endMs, String text) {
+      if (++index > 0 && index % STRIDE == 0) {
+        jumps.writeVLong(details.size - jumpAt);
+        jumps.writeVLong(zigZag(lastStartMs - jumpStartMs));
+        jumpAt = details.size;
+        jumpStartMs = lastStartMs;
+      }
       Integer s = speakerIndex.computeIfAbsent(speaker, name -> {
         speakers.add(name);
         return speakers.size() - 1;
@@ -102,7 +120,9 @@ final class Moments {
       for (String name : speakers) out.writeString(name);
       out.writeVLong(ranges.size);
       out.write(ranges);
+      out.writeVLong(details.size);
       out.write(details);
+      out.write(jumps);
       return Arrays.copyOf(out.bytes, out.size);
     }
 
@@ -116,11 +136,20 @@ final class Moments {
     }
 
     /**
-     * What the table says of segment {@code index}, after the one asked for last; the segments
-     * before it are passed over without building anything (a rare word's first match may lie in
-     * the last of a thousand segments).
+     * What the table says of segment {@code index}, after the one asked for last: from the last
+     * stride at or before it, the segments between passed over without building anything.
      */
     Detail details(int index) {
+      while (index / STRIDE > jumpIndex && jumps.at < jumps.size) { // the next stride's segment is not beyond index
+        jumpAt += jumps.readVLong();
+        jumpStartMs += unZigZag(jumps.readVLong());
+        jumpIndex++;
+        if (STRIDE * jumpIndex > detailsIndex + 1) {
+          details.at = detailsBase + (int) jumpAt;
+          detailsStartMs = jumpStartMs;
+          detailsIndex = STRIDE * jumpIndex - 1;
+        }
+      }
       while (true) {
         long s = details.readVLong();
         detailsStartMs += unZigZag(details.readVLong());

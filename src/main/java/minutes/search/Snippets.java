@@ -2,6 +2,7 @@ package minutes.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -184,7 +185,9 @@ final class Snippets {
       from = to;
     }
     d.add(new StoredField(table(field), new BytesRef(table, 0, size)));
-    for (String c : chunks) d.add(new StoredField(chunk(field), c));
+    // UTF-8 as Lucene writes strings (an unpaired surrogate becomes U+FFFD), but binary, so that a
+    // reader decodes only what it shows.
+    for (String c : chunks) d.add(new StoredField(chunk(field), new BytesRef(c)));
   }
 
   /** A variable-length int: seven bits a byte, low bits first, the high bit set on all but the last byte. */
@@ -200,7 +203,8 @@ final class Snippets {
   /**
    * The texts of the character ranges [from, to) that {@code ranges} returns, as pairs, for the
    * field's length: reads the table and each chunk that a range covers once, skips every other
-   * chunk, and stops after the last one needed. One slice per range, in the same order.
+   * chunk, and stops after the last one needed. One slice per range, in the same order, each
+   * holding exactly its range's characters.
    */
   static Slice[] read(StoredFields stored, int doc, String field, IntFunction<int[]> ranges) throws IOException {
     Reader reader = new Reader(table(field), chunk(field), ranges);
@@ -218,8 +222,8 @@ final class Snippets {
     private int[] wanted = {};
     /** Chunk i holds characters [starts[i], starts[i + 1]). */
     private int[] starts;
-    /** The chunks read; null where no range needs one. */
-    private String[] chunks;
+    /** The chunks read, as stored (UTF-8); null where no range needs one. */
+    private byte[][] chunks;
     private boolean[] needed;
 
     Reader(String tableName, String chunkName, IntFunction<int[]> ranges) {
@@ -238,13 +242,17 @@ final class Snippets {
 
     @Override
     public void binaryField(FieldInfo info, byte[] value) {
+      if (length >= 0) { // a chunk; needsField counted it
+        chunks[index - 1] = value;
+        return;
+      }
       int[] at = {0};
       length = readVInt(value, at);
       int[] s = new int[value.length + 1];
       int n = 0;
       while (at[0] < value.length) s[n + 1] = s[n++] + readVInt(value, at);
       starts = Arrays.copyOf(s, n + 1);
-      chunks = new String[n];
+      chunks = new byte[n][];
       needed = new boolean[n];
       wanted = ranges.apply(length);
       for (int k = 0; k < wanted.length; k += 2) {
@@ -279,27 +287,37 @@ final class Snippets {
       }
     }
 
-    @Override
-    public void stringField(FieldInfo info, String value) {
-      chunks[index - 1] = value; // needsField counted it
-    }
-
-    /** Per range, the chunks it covers joined: most ranges lie in one chunk, which is then never copied. */
+    /** Per range, its characters from the chunks it covers. */
     Slice[] slices() {
       if (length < 0) { // a field never stored: an empty text
         length = 0;
         starts = new int[1];
-        chunks = new String[0];
+        chunks = new byte[0][];
         wanted = ranges.apply(0);
       }
       Slice[] out = new Slice[wanted.length / 2];
       for (int k = 0; k < wanted.length; k += 2) {
-        int first = first(wanted[k]), last = last(wanted[k + 1]);
-        String text = first > last ? "" : first == last ? chunks[first]
-            : String.join("", Arrays.asList(chunks).subList(first, last + 1));
-        out[k / 2] = new Slice(first < chunks.length ? starts[first] : length, text, length);
+        int from = wanted[k], to = wanted[k + 1], first = first(from), last = last(to);
+        String text = first == last ? part(first, from, to) : "";
+        if (first < last) {
+          StringBuilder b = new StringBuilder(to - from);
+          for (int i = first; i <= last; i++) b.append(part(i, from, to));
+          text = b.toString();
+        }
+        out[k / 2] = new Slice(from, text, length);
       }
       return out;
+    }
+
+    /**
+     * The characters of [from, to) that chunk i holds. A chunk of as many bytes as characters is
+     * ASCII, so only the part asked for is decoded; any other chunk is decoded whole.
+     */
+    private String part(int i, int from, int to) {
+      byte[] utf8 = chunks[i];
+      int chars = starts[i + 1] - starts[i], lo = Math.max(from, starts[i]) - starts[i], hi = Math.min(to, starts[i + 1]) - starts[i];
+      if (utf8.length == chars) return new String(utf8, lo, hi - lo, StandardCharsets.ISO_8859_1);
+      return new String(utf8, StandardCharsets.UTF_8).substring(lo, hi);
     }
   }
 }

@@ -105,8 +105,9 @@ public final class SearchBench {
       var stored = reader.storedFields();
       while (phrases.size() < 60) {
         // The first stored chunk of a transcript (Snippets.store) is text enough to take a phrase from.
-        String text = stored.document(random.nextInt(reader.maxDoc())).get(IndexedMeeting.TRANSCRIPT + ".text");
-        if (text == null) continue;
+        BytesRef chunk = stored.document(random.nextInt(reader.maxDoc())).getBinaryValue(IndexedMeeting.TRANSCRIPT + ".text");
+        if (chunk == null) continue;
+        String text = chunk.utf8ToString();
         String[] words = text.substring(random.nextInt(Math.max(1, text.length() - 200))).split(" ");
         if (words.length < 5) continue;
         int n = 2 + random.nextInt(2);
