@@ -10,8 +10,8 @@ import java.util.Map;
 public final class TranscriptSegments {
   private TranscriptSegments() {}
 
-  /** A segment as the transcript endpoints show it; {@code endMs} null when it has no end. */
-  public record Segment(int index, String speakerName, long startMs, Long endMs, String text) {}
+  /** A segment's place and speaker, as the transcript search shows them; {@code endMs} null when it has no end. */
+  public record Segment(int index, String speakerName, long startMs, Long endMs) {}
 
   /**
    * The segments at {@code indexes} of one meeting, in one statement, keyed by index; a segment
@@ -23,10 +23,9 @@ public final class TranscriptSegments {
     Object[] bound = new Object[1 + indexes.length];
     bound[0] = meetingId;
     for (int i = 0; i < indexes.length; i++) bound[1 + i] = indexes[i];
-    Sql sql = new Sql("SELECT idx, speaker_name, start_ms, end_ms, text FROM transcript_segment"
+    Sql sql = new Sql("SELECT idx, speaker_name, start_ms, end_ms FROM transcript_segment"
         + " WHERE meeting_id = ? AND idx IN (" + String.join(", ", Collections.nCopies(indexes.length, "?")) + ")", bound);
-    for (Segment s : sql.list(c, rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getLong(3), endMs(rs.getObject(4)),
-        rs.getString(5)))) {
+    for (Segment s : sql.list(c, rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getLong(3), endMs(rs.getObject(4))))) {
       out.put(s.index(), s);
     }
     return out;
