@@ -144,11 +144,7 @@ public record Config(
    * of a request may run (0: no limit).
    */
   public record Limits(int rateLimitPerMinute, int maxInFlight, int maxQueued, int maxQueueWaitMs,
-      int statementTimeoutMs) {
-    public static final Limits DEFAULTS = new Limits(Integer.parseInt(Key.HTTP_RATE_LIMIT_PER_MINUTE.defaultValue),
-        Integer.parseInt(Key.HTTP_MAX_IN_FLIGHT.defaultValue), Integer.parseInt(Key.HTTP_MAX_QUEUED.defaultValue),
-        Integer.parseInt(Key.HTTP_MAX_QUEUE_WAIT_MS.defaultValue), Integer.parseInt(Key.DB_STATEMENT_TIMEOUT_MS.defaultValue));
-  }
+      int statementTimeoutMs) {}
 
   /** The settings in force, for the start-up log line (nothing here is secret). */
   public String summary() {

@@ -39,7 +39,8 @@ final class Moments {
    * the rest are apart because a search walks the ranges up to its last match ({@link #next}) but
    * reads the rest only for the few segments it shows ({@link #details}), and the strides let it
    * jump to them: a rare word's first match may lie in the last of a thousand segments. Written
-   * once ({@link #add}, {@link #bytes}), read forward only. Not thread-safe.
+   * once ({@link #add}, {@link #bytes}), read forward only; a text matched here
+   * ({@link SegmentSearch}) has a table of ranges alone, never stored. Not thread-safe.
    */
   static final class SegmentTable {
     /** Segments between two entries of the jump table. */
@@ -84,9 +85,19 @@ final class Moments {
       return section;
     }
 
-    /** The next segment, of a text matched here ({@link SegmentSearch}): its range alone. */
-    void add(int start, int end) {
-      add(start, end, "", 0, null, null);
+    /**
+     * A table of ranges alone, to read with {@link #next} only: {@code ranges} holds each
+     * segment's start and end in the joined text, in order.
+     */
+    SegmentTable(int[] ranges) {
+      this.ranges = new Bytes(new byte[64], 0);
+      details = jumps = new Bytes(new byte[0], 0);
+      int previousEnd = 0;
+      for (int i = 0; i < ranges.length; i += 2) {
+        this.ranges.writeVLong(ranges[i] - previousEnd);
+        this.ranges.writeVLong(ranges[i + 1] - ranges[i]);
+        previousEnd = ranges[i + 1];
+      }
     }
 
     /**
@@ -243,9 +254,18 @@ final class Moments {
   /**
    * The segments in which every clause of {@code matches} has a match lying wholly inside the
    * segment (a phrase from one segment into the next belongs to neither), the first
-   * {@code wanted} of them kept; {@code table}: the segments of the text matched.
+   * {@code wanted} of them kept with what the table says of them; {@code table}: the segments
+   * of the text matched.
    */
   static Found find(Passages matches, SegmentTable table, int wanted) {
+    Found found = inRanges(matches, table, wanted);
+    List<Shown> described = new ArrayList<>(found.shown().size());
+    for (Shown s : found.shown()) described.add(new Shown(s.index(), s.start(), s.end(), s.spans(), table.details(s.index())));
+    return new Found(described, found.total());
+  }
+
+  /** {@link #find} from the table's ranges alone: the segments kept have no detail (null). */
+  static Found inRanges(Passages matches, SegmentTable table, int wanted) {
     long all = matches.clauseCount() == 64 ? -1L : (1L << matches.clauseCount()) - 1;
     List<Shown> shown = new ArrayList<>(wanted);
     int total = 0;
@@ -266,9 +286,7 @@ final class Moments {
       if (start >= table.start && end <= table.end) seen |= 1L << matches.clause(i);
     }
     if (table.index >= 0 && seen == all) total = count(matches, table, shown, wanted, total);
-    List<Shown> described = new ArrayList<>(shown.size());
-    for (Shown s : shown) described.add(new Shown(s.index(), s.start(), s.end(), s.spans(), table.details(s.index())));
-    return new Found(described, total);
+    return new Found(shown, total);
   }
 
   /** Counts the table's current segment as matching, and keeps it while fewer than wanted are kept. */

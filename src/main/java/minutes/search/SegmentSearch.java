@@ -68,16 +68,18 @@ public final class SegmentSearch {
     if (query.isEmpty()) return out;
     List<Integer> kept = new ArrayList<>();
     StringBuilder joined = new StringBuilder();
-    Moments.SegmentTable table = new Moments.SegmentTable();
+    int[] ranges = new int[2 * all.size()];
+    int n = 0;
     for (int i = 0; i < all.size(); i++) {
       if (rough && !mayMatch(all.get(i))) continue;
-      table.add(joined.length(), joined.length() + all.get(i).length());
+      ranges[n++] = joined.length();
+      ranges[n++] = joined.length() + all.get(i).length();
       kept.add(i);
       joined.append(all.get(i)).append('\n');
     }
     Passages matches = Passages.inText(joined.toString(), query.clauses);
     if (matches.count() == 0) return out;
-    Moments.Found found = Moments.find(matches, new Moments.SegmentTable(table.bytes()), limit);
+    Moments.Found found = Moments.inRanges(matches, new Moments.SegmentTable(Arrays.copyOf(ranges, n)), limit);
     for (Moments.Shown shown : found.shown()) {
       int segment = kept.get(shown.index());
       out.add(new Found(segment, Snippets.segment(all.get(segment), shown.spans())));

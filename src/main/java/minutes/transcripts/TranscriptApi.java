@@ -88,8 +88,7 @@ public final class TranscriptApi {
         .list(r.db(), rs -> new Segment(rs.getInt(1), null, null, 0, null, rs.getString(2)));
     List<SegmentSearch.Found> hits = query.find(all.stream().map(Segment::text).toList(), limit);
     int[] indexes = hits.stream().mapToInt(h -> all.get(h.segment()).index()).toArray();
-    Map<Integer, TranscriptSegments.Segment> rows = TranscriptSegments.read(r.db(), Map.of(id, indexes))
-        .getOrDefault(id, Map.of());
+    Map<Integer, TranscriptSegments.Segment> rows = TranscriptSegments.read(r.db(), id, indexes);
     List<SearchHit.Moment> found = new ArrayList<>(hits.size());
     for (int i = 0; i < hits.size(); i++) {
       TranscriptSegments.Segment s = rows.get(indexes[i]);

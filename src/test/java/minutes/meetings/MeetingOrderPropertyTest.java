@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,10 +63,8 @@ class MeetingOrderPropertyTest {
   private static void check(GeneratedLists.Database database, Property.Case c, Map<String, Integer> met)
       throws Exception {
     DataSet data = GeneratedLists.dataSet(c);
-    List<Request> requests = new ArrayList<>();
-    // Every eighth request has an inverted range: drawn by chance only, their count could fall
-    // below the bound by luck, a coverage check failing without a fault.
-    for (int i = 0; i < 40; i++) requests.add(i % 8 == 7 ? invertedRange(request(c), c) : request(c));
+    List<Request> requests = GeneratedLists.requests(c, MeetingOrderPropertyTest::request,
+        MeetingOrderPropertyTest::invertedRange);
     Imported imported = database.load(data, Scope.MEETINGS_READ);
     try (MeetingOrder order = new MeetingOrder(database.db()); Connection conn = database.db().read()) {
       order.buildNow();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,10 +56,8 @@ class TaskOrderPropertyTest {
   private static void check(GeneratedLists.Database database, Property.Case c, Map<String, Integer> met)
       throws Exception {
     DataSet data = GeneratedLists.dataSet(c);
-    List<Request> requests = new ArrayList<>();
-    // Every eighth request has an inverted due range: drawn by chance only, their count fell
-    // below the bound now and then (about 1 run in 150), a coverage check failing by luck.
-    for (int i = 0; i < 40; i++) requests.add(i % 8 == 7 ? invertedDueRange(request(c), c) : request(c));
+    List<Request> requests = GeneratedLists.requests(c, TaskOrderPropertyTest::request,
+        TaskOrderPropertyTest::invertedDueRange);
     Imported imported = database.load(data, Scope.ACTION_ITEMS_READ);
     try (TaskOrder order = new TaskOrder(database.db()); Connection conn = database.db().read()) {
       order.buildNow();
