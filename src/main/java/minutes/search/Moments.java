@@ -329,9 +329,7 @@ final class Moments {
     for (int i = 0; i < shown.size(); i++) {
       Shown s = shown.get(i);
       Detail d = s.detail();
-      Snippets.Slice slice = slices[i];
-      String snippet = d.text() == null
-          ? Snippets.segment(slice.text().substring(s.start() - slice.base(), s.end() - slice.base()), s.spans())
+      String snippet = d.text() == null ? Snippets.segment(slices[i].text(), s.spans())
           : Snippets.segment(d.text(), inOwnText(d.text(), s.spans()));
       out.add(new SearchHit.Moment(s.index(), d.speaker(), d.startMs(), d.endMs(), snippet));
     }
