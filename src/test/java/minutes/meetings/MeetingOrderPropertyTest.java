@@ -64,7 +64,7 @@ class MeetingOrderPropertyTest {
       throws Exception {
     DataSet data = GeneratedLists.dataSet(c);
     List<Request> requests = GeneratedLists.requests(c, MeetingOrderPropertyTest::request,
-        MeetingOrderPropertyTest::invertedRange);
+        MeetingOrderPropertyTest::invertedRange, MeetingOrderPropertyTest::wholeList);
     Imported imported = database.load(data, Scope.MEETINGS_READ);
     try (MeetingOrder order = new MeetingOrder(database.db()); Connection conn = database.db().read()) {
       order.buildNow();
@@ -105,6 +105,12 @@ class MeetingOrderPropertyTest {
     Optional<String> source = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.MEETING_SOURCES));
     MeetingsApi.Order order = c.pick(List.of(MeetingsApi.Order.values()));
     return new Request(key, from, to, q, status, platform, source, order, c.chance(0.5), GeneratedLists.paging(c, 200));
+  }
+
+  /** r's order and page size over the workspace's whole list, from its start. */
+  private static Request wholeList(Request r) {
+    return new Request(GeneratedLists.workspaceKey(r.key()), Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), r.order(), r.descending(), GeneratedLists.firstPage(r.paging()));
   }
 
   /** r with a range whose start lies after its end (1 second to 30 days). */

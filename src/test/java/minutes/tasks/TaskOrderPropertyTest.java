@@ -57,7 +57,7 @@ class TaskOrderPropertyTest {
       throws Exception {
     DataSet data = GeneratedLists.dataSet(c);
     List<Request> requests = GeneratedLists.requests(c, TaskOrderPropertyTest::request,
-        TaskOrderPropertyTest::invertedDueRange);
+        TaskOrderPropertyTest::invertedDueRange, TaskOrderPropertyTest::wholeList);
     Imported imported = database.load(data, Scope.ACTION_ITEMS_READ);
     try (TaskOrder order = new TaskOrder(database.db()); Connection conn = database.db().read()) {
       order.buildNow();
@@ -87,6 +87,12 @@ class TaskOrderPropertyTest {
   }
 
   /** A request; the corners (empty, one-sided and inverted ranges, unknown meetings) are in the pools. */
+  /** r's page size over the workspace's whole task list, from its start. */
+  private static Request wholeList(Request r) {
+    return new Request(GeneratedLists.workspaceKey(r.key()), Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), GeneratedLists.firstPage(r.paging()));
+  }
+
   static Request request(Property.Case c) {
     GeneratedLists.KeyPick key = GeneratedLists.key(c);
     Optional<Integer> meeting = switch (GeneratedLists.weighted(c, 6, 2, 1)) {
