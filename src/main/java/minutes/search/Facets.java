@@ -41,10 +41,15 @@ import org.apache.lucene.util.BytesRef;
  * three are Lucene facet module counts over sorted-set doc values. Companies are not in the index,
  * since their domains change without a reindex: each meeting's participant domains are, and a
  * request maps them to the workspace's companies as they are now, counting a meeting once per
- * company however many of its participants come from it. Thread-safe; one per {@link SearchIndex}.
+ * company however many of its participants come from it. A company of one domain counts what
+ * that domain counts, which the facet module counts in the same pass as the other three; only
+ * companies of several domains need a walk of the matches, since a meeting with two of them
+ * counts once. Thread-safe; one per {@link SearchIndex}.
  */
 final class Facets {
   static final String PLATFORM = "platform", COMPANY = "company", PARTICIPANT = "participant", MONTH = "month";
+  /** Participants' domains: counted as a dimension, answered only through {@link #COMPANY}. */
+  static final String DOMAIN = "domain";
   /** The facet names a request may ask for, in the order the API documents them. */
   static final List<String> NAMES = List.of(PLATFORM, COMPANY, PARTICIPANT, MONTH);
 
@@ -56,6 +61,7 @@ final class Facets {
 
   static {
     CONFIG.setMultiValued(PARTICIPANT, true);
+    CONFIG.setMultiValued(DOMAIN, true);
   }
 
   /**
@@ -81,7 +87,10 @@ final class Facets {
       if (p.email() != null) {
         d.add(new SortedSetDocValuesFacetField(PARTICIPANT, SearchFilters.participantTerm(p.email())));
       }
-      if (p.domain() != null) d.add(new SortedSetDocValuesField(IndexedMeeting.PARTICIPANT_DOMAIN, new BytesRef(p.domain())));
+      if (p.domain() != null) {
+        d.add(new SortedSetDocValuesFacetField(DOMAIN, p.domain()));
+        d.add(new SortedSetDocValuesField(IndexedMeeting.PARTICIPANT_DOMAIN, new BytesRef(p.domain())));
+      }
     }
   }
 
@@ -102,14 +111,13 @@ final class Facets {
       Companies companies) throws IOException {
     Map<String, List<?>> out = new LinkedHashMap<>();
     boolean none = matches.getMatchingDocs().stream().allMatch(m -> m.totalHits() == 0);
-    SortedSetDocValuesFacetCounts counts = null;
+    SortedSetDocValuesFacetCounts counts = none ? null : counts(reader, matches);
     for (String name : names) {
       if (none) {
         out.put(name, List.of());
       } else if (name.equals(COMPANY)) {
-        out.put(name, companies(matches, companies, limit));
+        out.put(name, companies(matches, counts, companies, limit, false));
       } else {
-        if (counts == null) counts = new SortedSetDocValuesFacetCounts(state(reader), matches);
         // Months by date: all of them (a few per year), the newest kept; the rest by count: the
         // facet module's top values, whose ties it breaks by value, so only those are read.
         out.put(name, name.equals(MONTH) ? values(counts.getAllChildren(name), true, limit)
@@ -135,6 +143,11 @@ final class Facets {
     return read;
   }
 
+  /** The facet module's counts of every dimension over {@code matches}, some of which match. */
+  SortedSetDocValuesFacetCounts counts(IndexReader reader, FacetsCollector matches) throws IOException {
+    return new SortedSetDocValuesFacetCounts(state(reader), matches);
+  }
+
   private DefaultSortedSetDocValuesReaderState state(IndexReader reader) throws IOException {
     DefaultSortedSetDocValuesReaderState s = state.get();
     if (s == null || s.getReader() != reader) {
@@ -156,22 +169,29 @@ final class Facets {
   /**
    * A workspace's companies (by name, then id, as {@link WorkspaceCompanies#read} lists them)
    * with, for each domain, the companies it belongs to (indexes into {@code list}, ascending):
-   * what the company facet counts by, built once per list rather than once per segment.
+   * what the company facet counts by, built once per list rather than once per segment;
+   * {@code byDomain} holds every company, {@code walked} only those of several domains.
    */
   static final class Companies {
     static final Companies NONE = new Companies(List.of());
 
     final List<WorkspaceCompanies.Company> list;
     final Map<BytesRef, int[]> byDomain = new HashMap<>();
+    final Map<BytesRef, int[]> walked = new HashMap<>();
 
     Companies(List<WorkspaceCompanies.Company> list) {
       this.list = list;
       for (int c = 0; c < list.size(); c++) {
         for (String domain : list.get(c).domains()) {
-          // Ascending, each company once: a company holds a domain once (company_domain's key).
-          byDomain.merge(new BytesRef(domain), new int[] {c}, (a, b) -> a[a.length - 1] == b[0] ? a : append(a, b[0]));
+          add(byDomain, domain, c);
+          if (list.get(c).domains().size() > 1) add(walked, domain, c);
         }
       }
+    }
+
+    private static void add(Map<BytesRef, int[]> byDomain, String domain, int c) {
+      // Ascending, each company once: a company holds a domain once (company_domain's key).
+      byDomain.merge(new BytesRef(domain), new int[] {c}, (a, b) -> a[a.length - 1] == b[0] ? a : append(a, b[0]));
     }
   }
 
@@ -184,16 +204,30 @@ final class Facets {
    */
   static final int WALK_PER_COMPANY_DOMAIN = 8;
 
-  /** Meetings per company: those with a participant in one of its domains, each counted once per company. */
-  private static List<SearchHit.CompanyCount> companies(FacetsCollector matches, Companies of, int limit)
-      throws IOException {
+  /**
+   * Meetings per company: those with a participant in one of its domains, each counted once per
+   * company. A company of one domain takes its domain's count from {@code counts}, unless
+   * {@code walkAll}, which walks the matches for every company: the simple way, which tests
+   * compare with.
+   */
+  static List<SearchHit.CompanyCount> companies(FacetsCollector matches, SortedSetDocValuesFacetCounts counts,
+      Companies of, int limit, boolean walkAll) throws IOException {
     List<WorkspaceCompanies.Company> companies = of.list;
     int[] count = new int[companies.size()];
+    Map<BytesRef, int[]> walked = walkAll ? of.byDomain : of.walked;
+    if (!walkAll) {
+      Map<String, Integer> byDomain = new HashMap<>();
+      FacetResult domains = counts.getAllChildren(DOMAIN);
+      if (domains != null) for (LabelAndValue v : domains.labelValues) byDomain.put(v.label, v.value.intValue());
+      for (int c = 0; c < count.length; c++) {
+        if (companies.get(c).domains().size() == 1) count[c] = byDomain.getOrDefault(companies.get(c).domains().getFirst(), 0);
+      }
+    }
     int[] lastDoc = new int[companies.size()];
     for (FacetsCollector.MatchingDocs m : matches.getMatchingDocs()) {
-      if (m.totalHits() == 0) continue;
+      if (m.totalHits() == 0 || walked.isEmpty()) continue;
       SortedSetDocValues domains = DocValues.getSortedSet(m.context().reader(), IndexedMeeting.PARTICIPANT_DOMAIN);
-      int[][] byOrd = companiesByOrd(domains, of);
+      int[][] byOrd = companiesByOrd(domains, walked);
       if (byOrd == null) continue;
       Arrays.fill(lastDoc, -1);
       DocIdSetIterator docs = m.bits().iterator();
@@ -220,17 +254,17 @@ final class Facets {
   }
 
   /**
-   * For each domain ordinal of a segment, the companies (indexes into {@code of.list}) it
+   * For each domain ordinal of a segment, the companies (indexes into the list) it
    * belongs to; null when none does. The segment's domains are walked in order once, unless
    * they are many more than the companies' ({@link #WALK_PER_COMPANY_DOMAIN}).
    */
-  private static int[][] companiesByOrd(SortedSetDocValues domains, Companies of) throws IOException {
-    return companiesByOrd(domains, of, domains.getValueCount() <= (long) WALK_PER_COMPANY_DOMAIN * of.byDomain.size());
+  private static int[][] companiesByOrd(SortedSetDocValues domains, Map<BytesRef, int[]> byDomain) throws IOException {
+    return companiesByOrd(domains, byDomain, domains.getValueCount() <= (long) WALK_PER_COMPANY_DOMAIN * byDomain.size());
   }
 
   /** The same, the segment's domains walked or the companies' looked up as {@code walk} says (both give the same). */
-  static int[][] companiesByOrd(SortedSetDocValues domains, Companies of, boolean walk) throws IOException {
-    if (of.byDomain.isEmpty()) return null;
+  static int[][] companiesByOrd(SortedSetDocValues domains, Map<BytesRef, int[]> byDomain, boolean walk) throws IOException {
+    if (byDomain.isEmpty()) return null;
     long values = domains.getValueCount();
     int[][] byOrd = null;
     if (walk) {
@@ -238,13 +272,13 @@ final class Facets {
       // change shows as other company counts in CompanyFacetPropertyTest (walk against seek).
       TermsEnum terms = domains.termsEnum();
       for (BytesRef term = terms.next(); term != null; term = terms.next()) {
-        int[] in = of.byDomain.get(term);
+        int[] in = byDomain.get(term);
         if (in == null) continue;
         if (byOrd == null) byOrd = new int[(int) values][];
         byOrd[(int) terms.ord()] = in;
       }
     } else {
-      for (Map.Entry<BytesRef, int[]> e : of.byDomain.entrySet()) {
+      for (Map.Entry<BytesRef, int[]> e : byDomain.entrySet()) {
         long ord = domains.lookupTerm(e.getKey());
         if (ord < 0) continue;
         if (byOrd == null) byOrd = new int[(int) values][];

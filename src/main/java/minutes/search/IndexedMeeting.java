@@ -40,12 +40,13 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /**
    * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
    * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields}).
-   * 18: stored chunks as UTF-8 bytes (a snippet decodes only what it shows), the segment
+   * 19: participants' domains as a facet dimension (a company of one domain counts in the facet
+   * module's pass); 18: stored chunks as UTF-8 bytes (a snippet decodes only what it shows), the segment
    * table's strides; 17: the segment table's ranges apart from speakers, times and own texts
    * (moments without the database); 16: segments' speakers and times; 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
    * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
    */
-  static final String LAYOUT = "18";
+  static final String LAYOUT = "19";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   static final String ID = "id";

@@ -31,10 +31,15 @@ import minutes.keys.Scope;
 import minutes.store.Db;
 import minutes.store.Importer;
 import minutes.store.WorkspaceCompanies;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsCollectorManager;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.AfterAll;
@@ -188,7 +193,11 @@ class CompanyFacetPropertyTest {
     }
   }
 
-  /** Walking each segment's domains and seeking the companies' give the same map, the one a plain look-up gives. */
+  /**
+   * Walking each segment's domains and seeking the companies' give the same map, the one a plain
+   * look-up gives; counting a company of one domain by its domain's count gives what walking the
+   * matches for it gives.
+   */
   static void segments(Facets.Companies of) throws Exception {
     String current = IndexDirs.current(dir.resolve("index"));
     try (FSDirectory d = FSDirectory.open(dir.resolve("index").resolve(current));
@@ -202,9 +211,16 @@ class CompanyFacetPropertyTest {
           if (plain == null) plain = new int[(int) domains.getValueCount()][];
           plain[(int) ord] = in;
         }
-        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of, true));
-        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of, false));
+        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain, true));
+        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain, false));
       }
+      // Over every meeting of the index, all workspaces': domains shared with other workspaces'
+      // companies and meetings that count for several companies.
+      FacetsCollector all = new IndexSearcher(reader).search(new MatchAllDocsQuery(), new FacetsCollectorManager());
+      if (reader.numDocs() == 0) return;
+      SortedSetDocValuesFacetCounts counts = new Facets().counts(reader, all);
+      assertEquals(Facets.companies(all, counts, of, Integer.MAX_VALUE, true),
+          Facets.companies(all, counts, of, Integer.MAX_VALUE, false), "one-domain companies by their domain's count, as walked");
     }
   }
 
