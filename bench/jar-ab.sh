@@ -10,8 +10,9 @@
 # an index it built itself (`reindex` into OUT/ab-index-STORE-this, -other1, ..., removed
 # at the end): they may write different index formats.
 # OTHER_REV may name several commits, comma-separated (A B C, A B C, ...): each against the same
-# rounds of this checkout.
-#   [STORE=sqlite|postgresql] [CONNS=8] [BENCH_OUT=dir] bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]
+# rounds of this checkout. AB_PATHS=file loads those paths instead of the search paths (for
+# example bench/api-mix.sh's mix of the other endpoints); the figures are then per request.
+#   [STORE=sqlite|postgresql] [CONNS=8] [BENCH_OUT=dir] [AB_PATHS=file] bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OTHER=${1:?usage: bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]}
@@ -27,6 +28,7 @@ OUT=${BENCH_OUT:-bench/out/api}
 # bench/api-bench.sh's search paths, or bench/search-bench.sh's
 SEARCH_PATHS=$OUT/search-paths.txt
 [ -f "$SEARCH_PATHS" ] || SEARCH_PATHS=$OUT/paths.txt
+SEARCH_PATHS=${AB_PATHS:-$SEARCH_PATHS}
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 [ -f "$OUT/minutes.db" ] && [ -f "$SEARCH_PATHS" ] || { echo "run bench/api-bench.sh or bench/search-bench.sh first" >&2; exit 1; }
 [ "$STORE" != postgresql ] || [ -d "$OUT/pg/data" ] || { echo "run bench/api-bench.sh on PostgreSQL first" >&2; exit 1; }
@@ -72,7 +74,7 @@ export MINUTES_HTTP_PORT=$PORT
 # bench/search-bench.sh deletes its corpus file once imported; its workspace is bench-1
 WS=bench-1
 [ ! -f "$OUT/corpus.ndjson" ] || WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
-KEY=$("$JAVA" -jar target/ab-this.jar keys create --workspace "$WS" --scopes meetings:read --name jar-ab | tail -1)
+KEY=$("$JAVA" -jar target/ab-this.jar keys create --workspace "$WS" --scopes meetings:read,action_items:read,transcripts:read --name jar-ab | tail -1)
 cpu() { # CPU ticks of the given processes
   for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
 }
@@ -105,4 +107,4 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 echo
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE CONNS=$CONNS BENCH_OUT=$OUT bench/jar-ab.sh $OTHER $ROUNDS $WARM, load average before: $LOAD_BEFORE"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE CONNS=$CONNS BENCH_OUT=$OUT ${AB_PATHS:+AB_PATHS=$AB_PATHS }bench/jar-ab.sh $OTHER $ROUNDS $WARM, load average before: $LOAD_BEFORE"

@@ -4,7 +4,9 @@
 # its classes, key with a key that may read transcripts): per turn a fresh server and
 # `SearchBench socket` (300 queries, warmed, 3 timed rounds), A B, A B, ...; every server stopped.
 # For builds whose index layouts differ, where bench/jar-ab.sh would rebuild both indexes.
-#   bench/search-ab-dirs.sh ROUNDS DIR_A DIR_B
+# MODE=facets|moments|features runs `SearchBench MODE ... 4` (issue 32's parameters against
+# plain search, interleaved) instead of `socket`.
+#   [MODE=facets] bench/search-ab-dirs.sh ROUNDS DIR_A DIR_B
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:?usage: bench/search-ab-dirs.sh ROUNDS DIR_A DIR_B}
@@ -19,7 +21,8 @@ turn() { # DIR
     "$JAVA" "${SERVE_OPTS[@]}" -cp "$cp" minutes.cli.Main serve > "$out/ab-server.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
-  "$JAVA" -cp "$cp" minutes.search.SearchBench socket "http://127.0.0.1:$port" "$(cat "$out/key")" "$out/queries.txt" 3 2>/dev/null \
+  "$JAVA" -cp "$cp" minutes.search.SearchBench "${MODE:-socket}" "http://127.0.0.1:$port" "$(cat "$out/key")" "$out/queries.txt" \
+    "$([ "${MODE:-socket}" = socket ] && echo 3 || echo 4)" 2>/dev/null \
     | sed "s|^|$(basename "$out") |"
   kill "$SERVER"; wait "$SERVER" 2>/dev/null; SERVER=""
 }

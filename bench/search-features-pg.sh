@@ -5,6 +5,8 @@
 # PostgreSQL server started in OUT/pg, indexed, served, timed; the server and PostgreSQL are
 # stopped at the end, also on failure. The query set is OUT/queries.txt when bench/search-bench.sh
 # left one there (the same queries on both stores), else written from this index.
+# REUSE_INDEX=1 serves the index a run before built with the same classes instead of reindexing
+# (about 4 minutes); MODE=facets|moments times only those rows (SearchBench's modes).
 #   BENCH_OUT=dir bench/search-features-pg.sh [MEETINGS] [ROUNDS]   (KEEP=1 keeps OUT/pg for another run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,8 +45,10 @@ else
   rm -f "$OUT/pg-corpus.ndjson"
   touch "$OUT/pg/imported"
 fi
-echo "indexing..." >&2
-java "${BUILD_OPTS[@]}" -cp "$CP" minutes.cli.Main reindex >&2
+if [ "${REUSE_INDEX:-0}" != 1 ]; then
+  echo "indexing..." >&2
+  java "${BUILD_OPTS[@]}" -cp "$CP" minutes.cli.Main reindex >&2
+fi
 KEY=$(java "${BUILD_OPTS[@]}" -cp "$CP" minutes.cli.Main keys create --workspace bench-1 \
   --scopes meetings:read,transcripts:read --name features-bench | tail -1)
 [ -f "$OUT/queries.txt" ] || java -cp "$CP" minutes.search.SearchBench queries "$OUT/pg-index" "$OUT/queries.txt"
@@ -54,5 +58,5 @@ SERVER=$!
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start; see $OUT/pg-server.log" >&2; exit 1; }
 echo "PostgreSQL store, $MEETINGS meetings, commit $BUILT:"
-java -cp "$CP" minutes.search.SearchBench features "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$ROUNDS"
+java -cp "$CP" minutes.search.SearchBench "${MODE:-features}" "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$ROUNDS"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
