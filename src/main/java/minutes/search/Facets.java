@@ -169,35 +169,44 @@ final class Facets {
   /**
    * A workspace's companies (by name, then id, as {@link WorkspaceCompanies#read} lists them)
    * with, for each domain, the companies it belongs to (indexes into {@code list}, ascending):
-   * what the company facet counts by, built once per list rather than once per segment;
-   * {@code byDomain} holds every company, {@code walked} only those of several domains.
+   * what the company facet walks the matches by, built once per list rather than once per
+   * segment: {@code walked} holds only the companies of several domains, {@link #byDomain} all
+   * of them (the simple way, which tests compare with).
    */
   static final class Companies {
     static final Companies NONE = new Companies(List.of());
 
     final List<WorkspaceCompanies.Company> list;
-    final Map<BytesRef, int[]> byDomain = new HashMap<>();
-    final Map<BytesRef, int[]> walked = new HashMap<>();
+    final Map<BytesRef, int[]> walked;
 
     Companies(List<WorkspaceCompanies.Company> list) {
       this.list = list;
-      for (int c = 0; c < list.size(); c++) {
-        for (String domain : list.get(c).domains()) {
-          add(byDomain, domain, c);
-          if (list.get(c).domains().size() > 1) add(walked, domain, c);
-        }
-      }
+      this.walked = byDomain(2);
     }
 
-    private static void add(Map<BytesRef, int[]> byDomain, String domain, int c) {
-      // Ascending, each company once: a company holds a domain once (company_domain's key).
-      byDomain.merge(new BytesRef(domain), new int[] {c}, (a, b) -> a[a.length - 1] == b[0] ? a : append(a, b[0]));
+    /** Every company's domains. */
+    Map<BytesRef, int[]> byDomain() {
+      return byDomain(1);
+    }
+
+    /** The domains of the companies with at least {@code domains} of them. */
+    private Map<BytesRef, int[]> byDomain(int domains) {
+      Map<BytesRef, int[]> out = new HashMap<>();
+      for (int c = 0; c < list.size(); c++) {
+        if (list.get(c).domains().size() < domains) continue;
+        int company = c;
+        for (String domain : list.get(c).domains()) {
+          // Ascending, each company once: a company holds a domain once (company_domain's key).
+          out.merge(new BytesRef(domain), new int[] {company}, (a, b) -> a[a.length - 1] == company ? a : append(a, company));
+        }
+      }
+      return out;
     }
   }
 
   /**
    * Up to this many domain values of a segment per company domain, the segment's domains are
-   * walked once, each looked up in {@link Companies#byDomain}; with more, each company domain
+   * walked once, each looked up among the companies'; with more, each company domain
    * is looked up among the segment's instead (a seek each, far costlier than a step of the
    * walk: at 20,000 meetings, 400 company domains looked up among 402 took 15-19 % of a facet
    * search's CPU).
@@ -214,13 +223,13 @@ final class Facets {
       Companies of, int limit, boolean walkAll) throws IOException {
     List<WorkspaceCompanies.Company> companies = of.list;
     int[] count = new int[companies.size()];
-    Map<BytesRef, int[]> walked = walkAll ? of.byDomain : of.walked;
+    Map<BytesRef, int[]> walked = walkAll ? of.byDomain() : of.walked;
     if (!walkAll) {
-      Map<String, Integer> byDomain = new HashMap<>();
+      Map<String, Integer> domainCounts = new HashMap<>();
       FacetResult domains = counts.getAllChildren(DOMAIN);
-      if (domains != null) for (LabelAndValue v : domains.labelValues) byDomain.put(v.label, v.value.intValue());
+      if (domains != null) for (LabelAndValue v : domains.labelValues) domainCounts.put(v.label, v.value.intValue());
       for (int c = 0; c < count.length; c++) {
-        if (companies.get(c).domains().size() == 1) count[c] = byDomain.getOrDefault(companies.get(c).domains().getFirst(), 0);
+        if (companies.get(c).domains().size() == 1) count[c] = domainCounts.getOrDefault(companies.get(c).domains().getFirst(), 0);
       }
     }
     int[] lastDoc = new int[companies.size()];

@@ -206,13 +206,13 @@ class CompanyFacetPropertyTest {
         SortedSetDocValues domains = DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN);
         int[][] plain = null;
         for (long ord = 0; ord < domains.getValueCount(); ord++) {
-          int[] in = of.byDomain.get(BytesRef.deepCopyOf(domains.lookupOrd(ord)));
+          int[] in = of.byDomain().get(BytesRef.deepCopyOf(domains.lookupOrd(ord)));
           if (in == null) continue;
           if (plain == null) plain = new int[(int) domains.getValueCount()][];
           plain[(int) ord] = in;
         }
-        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain, true));
-        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain, false));
+        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain(), true));
+        assertArrayEquals(plain, Facets.companiesByOrd(DocValues.getSortedSet(leaf.reader(), IndexedMeeting.PARTICIPANT_DOMAIN), of.byDomain(), false));
       }
       // Over every meeting of the index, all workspaces': domains shared with other workspaces'
       // companies and meetings that count for several companies.
@@ -235,7 +235,7 @@ class CompanyFacetPropertyTest {
 
   static Map<String, List<Integer>> byDomain(Facets.Companies of) {
     Map<String, List<Integer>> out = new HashMap<>();
-    of.byDomain.forEach((d, in) -> out.put(d.utf8ToString(), java.util.Arrays.stream(in).boxed().toList()));
+    of.byDomain().forEach((d, in) -> out.put(d.utf8ToString(), java.util.Arrays.stream(in).boxed().toList()));
     return out;
   }
 
