@@ -21,10 +21,6 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * shortcut; reindex CPU -9% (docs/BENCHMARKS.md).
  */
 final class FoldingFilter extends TokenFilter {
-  private static final int N = 0; // ordinary
-  private static final int V = 1; // after a vowel or q: a following "ue" is not an umlaut
-  private static final int U = 2; // after a, o or u: a following e is dropped
-
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private char[] folded = new char[64];
 
@@ -65,79 +61,86 @@ final class FoldingFilter extends TokenFilter {
       }
       if (c >= 'A' && c <= 'Z') b[i] = (char) (c + ('a' - 'A'));
     }
-    if (!ascii) {
-      for (int i = 0; i < len; ) { // by code point: a letter outside the BMP has a lower case too
-        i += Character.toChars(Character.toLowerCase(Character.codePointAt(b, i, len)), b, i);
-      }
-      len = german(len);
-      b = term.buffer();
+    if (!ascii || mayBeGerman(b, len)) {
       if (folded.length < 4 * len) folded = new char[4 * len];
-      // Risk: ASCIIFoldingFilter.foldToASCII is @lucene.internal (the class is stable); a change of
-      // what it folds fails SearchAnalyzerTest, and would need a new SearchAnalyzer.VERSION.
-      int n = ASCIIFoldingFilter.foldToASCII(b, 0, folded, 0, len);
-      b = term.resizeBuffer(n);
-      System.arraycopy(folded, 0, b, 0, n);
-      len = n;
-    } else {
-      len = german(len);
-      b = term.buffer();
+      len = fold(b, len, folded);
+      b = term.resizeBuffer(len);
+      System.arraycopy(folded, 0, b, 0, len);
     }
     term.setLength(plural(b, len));
     return true;
   }
 
-  /** The German2 rules on the lower-cased word in the term buffer; returns the new length. */
-  private int german(int len) {
-    char[] b = term.buffer();
-    if (!mayBeGerman(b, len)) return len;
-    int state = N;
-    for (int i = 0; i < len; i++) {
-      switch (b[i]) {
-        case 'a', 'o' -> state = U;
-        case 'u' -> state = state == N ? U : V;
-        case 'e' -> {
-          if (state == U) { // "ae", "oe", "ue" spell ä, ö, ü
-            System.arraycopy(b, i + 1, b, i, len - i - 1);
-            len--;
-            i--;
-          }
-          state = V;
-        }
-        case 'i', 'q', 'y' -> state = V;
-        case '\u00E4' -> {
-          b[i] = 'a';
-          state = V;
-        }
-        case '\u00F6' -> {
-          b[i] = 'o';
-          state = V;
-        }
-        case '\u00FC' -> {
-          b[i] = 'u';
-          state = V;
-        }
+  /**
+   * Folds {@code in[0, len)} as this filter folds a word, less the possessive and plural rules:
+   * lower case, the German2 rules, any other accent to ASCII; one pass into {@code out}, which
+   * must hold {@code 4 * len} characters; returns the length written. Over a whole text it gives
+   * each of the text's words as this filter holds it before those two rules, since a word's
+   * German2 rules look back at most two letters and a word follows a character that is no
+   * letter (transcript search's pre-check, {@link SegmentSearch}).
+   */
+  static int fold(char[] in, int len, char[] out) {
+    int n = 0;
+    char[] one = null;
+    for (int i = 0; i < len; ) {
+      int c = in[i];
+      if (c < 0x80) { // nearly every character: no code point, no table
+        if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
+        if (c != 'e' || !spellsUmlaut(in, i)) out[n++] = (char) c;
+        i++;
+        continue;
+      }
+      // By code point: a letter outside the BMP has a lower case too.
+      int cp = Character.codePointAt(in, i, len);
+      i += Character.charCount(cp);
+      c = Character.toLowerCase(cp);
+      switch (c) {
+        case '\u00E4' -> out[n++] = 'a';
+        case '\u00F6' -> out[n++] = 'o';
+        case '\u00FC' -> out[n++] = 'u';
         case '\u00DF' -> {
-          b = term.resizeBuffer(len + 1);
-          System.arraycopy(b, i + 1, b, i + 2, len - i - 1);
-          b[i] = 's';
-          b[++i] = 's';
-          len++;
-          state = N;
+          out[n++] = 's';
+          out[n++] = 's';
         }
-        default -> state = N;
+        default -> {
+          if (one == null) one = new char[2];
+          // Risk: ASCIIFoldingFilter.foldToASCII is @lucene.internal (the class is stable); a change of
+          // what it folds fails SearchAnalyzerTest, and would need a new SearchAnalyzer.VERSION.
+          n = ASCIIFoldingFilter.foldToASCII(one, 0, out, n, Character.toChars(c, one, 0));
+        }
       }
     }
-    return len;
+    return n;
   }
 
   /**
-   * False when the rules below change nothing: no umlaut or ß, and no "e" after a, o or u.
-   * Most words pass this one comparison per character instead of the rules' switch.
+   * Whether the "e" at {@code in[i]} ends a German2 "ae", "oe" or "ue" (ä, ö, ü), which the
+   * fold drops: it follows an a or o, or a u that follows no vowel, q or y ("queue" and
+   * "blue" keep it; "Mueller" is "muller").
+   */
+  private static boolean spellsUmlaut(char[] in, int i) {
+    if (i == 0) return false;
+    char before = lower(in[i - 1]);
+    if (before == 'a' || before == 'o') return true;
+    if (before != 'u' || i == 1) return before == 'u';
+    return switch (lower(in[i - 2])) {
+      case 'a', 'e', 'i', 'o', 'q', 'u', 'y', '\u00E4', '\u00F6', '\u00FC' -> false;
+      default -> true;
+    };
+  }
+
+  private static char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c < 0x80 ? c : Character.toLowerCase(c);
+  }
+
+  /**
+   * False when {@link #fold} would change nothing in a lower-case ASCII word: no "e" after a, o
+   * or u. Most words pass this one comparison per character instead of the fold's switch.
    */
   private static boolean mayBeGerman(char[] b, int len) {
     for (int i = 0; i < len; i++) {
       char c = b[i];
-      if (c == 'e' ? i > 0 && (b[i - 1] == 'a' || b[i - 1] == 'o' || b[i - 1] == 'u') : c >= 0xDF) return true;
+      if (c == 'e' && i > 0 && (b[i - 1] == 'a' || b[i - 1] == 'o' || b[i - 1] == 'u')) return true;
     }
     return false;
   }

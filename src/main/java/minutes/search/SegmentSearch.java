@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 
 /**
  * Which segments of one transcript match a search text, by the rules of GET /search
@@ -17,14 +16,14 @@ public final class SegmentSearch {
   private static final Analyzer QUERY = new SearchAnalyzer();
 
   private final SearchQuery query;
-  /** Text that the {@link #rough} form of every segment holding all clauses contains; see {@link #mayMatch}. */
-  private final List<String> roughKeys = new ArrayList<>();
+  /** Text that the fold of every segment holding all clauses contains; see {@link #mayHold}. */
+  private final List<String> keys = new ArrayList<>();
 
   private SegmentSearch(SearchQuery query) {
     this.query = query;
     for (String word : query.words()) {
-      String key = roughKey(word);
-      if (!key.isEmpty()) roughKeys.add(key);
+      String key = key(word);
+      if (!key.isEmpty()) keys.add(key);
     }
   }
 
@@ -58,24 +57,33 @@ public final class SegmentSearch {
   }
 
   /**
-   * {@code rough}: skip the segments {@link #mayMatch} rules out (false only to test that it
+   * {@code precheck}: skip the segments {@link #mayHold} rules out (false only to test that it
    * never errs). The others are joined, a line break apart so that no word spans two, and
    * matched as the index's matches are found ({@link Passages#inText}); a segment matches when
    * each clause has a match wholly inside it.
    */
-  List<Found> find(List<String> all, int limit, boolean rough) {
+  List<Found> find(List<String> all, int limit, boolean precheck) {
     List<Found> out = new ArrayList<>();
     if (query.isEmpty()) return out;
     List<Integer> kept = new ArrayList<>();
     StringBuilder joined = new StringBuilder();
     int[] ranges = new int[2 * all.size()];
     int n = 0;
+    char[] text = new char[0], folded = new char[0];
     for (int i = 0; i < all.size(); i++) {
-      if (rough && !mayMatch(all.get(i))) continue;
+      String segment = all.get(i);
+      if (precheck) {
+        if (text.length < segment.length()) {
+          text = new char[segment.length()];
+          folded = new char[4 * segment.length()];
+        }
+        segment.getChars(0, segment.length(), text, 0);
+        if (!mayHold(new String(folded, 0, FoldingFilter.fold(text, segment.length(), folded)))) continue;
+      }
       ranges[n++] = joined.length();
-      ranges[n++] = joined.length() + all.get(i).length();
+      ranges[n++] = joined.length() + segment.length();
       kept.add(i);
-      joined.append(all.get(i)).append('\n');
+      joined.append(segment).append('\n');
     }
     Passages matches = Passages.inText(joined.toString(), query.clauses);
     if (matches.count() == 0) return out;
@@ -88,74 +96,29 @@ public final class SegmentSearch {
   }
 
   /**
-   * Whether a segment may hold every query word, decided without analysing it: analysis
-   * (Unicode word splitting, then folding) was nearly all of the time of a search in a 100 KB
-   * transcript (p50 3.3 ms), and most segments hold none of the words. Never false for a
-   * segment that matches: {@link #rough} keeps every letter the index's folding keeps, in
-   * order, and drops a superset of what it drops inside a word, so the rough form of a word
-   * as the index holds it, less the ends that folding may change, stands in the rough form of
-   * any text with a token that folds to it. It may be true for a segment that does not match;
-   * analysis decides those.
+   * Whether a segment, {@link FoldingFilter#fold folded} whole, may hold every query word:
+   * analysis (Unicode word splitting, then folding each word) was nearly all of the time of a
+   * search in a 100 KB transcript, and most segments hold none of the words. Never false for a
+   * segment that matches, since the folded text holds each of its words as the index does,
+   * but for the ends {@link #key} leaves out. It may be true for a segment that does not
+   * match; analysis decides those.
    */
-  private boolean mayMatch(String segment) {
-    String text = rough(segment);
-    for (String key : roughKeys) if (!text.contains(key)) return false;
+  private boolean mayHold(String folded) {
+    for (String key : keys) if (!folded.contains(key)) return false;
     return true;
   }
 
   /**
-   * A word's rough form, less the ends that may differ in a text holding it: a leading "e"
-   * (the text may drop it after a word ending in a, o or u) and a trailing "y" (the index
-   * holds "companies" as "company").
+   * A query word less the ends a text holding it may fold otherwise. At the end a "y": the
+   * index holds "companies" as "company", its plural rule applied to the word alone. At the
+   * start any "e" or "u": a word longer than 255 characters is split into words, and the
+   * text's fold looks back across the split, so a piece that starts with "e" may lose it after
+   * an a, o or u, and one that starts with "ue" may keep its "e" after a vowel.
    */
-  static String roughKey(String word) {
-    String r = rough(word);
-    int from = 0, to = r.length();
-    while (from < to && r.charAt(from) == 'e') from++;
-    if (to > from && r.charAt(to - 1) == 'y') to--;
-    return r.substring(from, to);
-  }
-
-  /**
-   * Text folded character by character as {@link FoldingFilter} folds a word (lower case;
-   * ä, ö, ü, ß; any other accent to ASCII), then every "e" after an a, o or u dropped: the
-   * filter drops only some of those ("Mueller" is "muller", "queue" stays), this form all.
-   */
-  static String rough(String text) {
-    char[] out = new char[text.length() + 16];
-    int n = 0;
-    char[] one = new char[2], folded = new char[8];
-    for (int i = 0; i < text.length(); ) {
-      char c = text.charAt(i);
-      if (out.length - n < 8) out = Arrays.copyOf(out, out.length * 2);
-      if (c < 0x80) { // nearly every character: no code point, no table
-        i++;
-        n = append(out, n, c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
-        continue;
-      }
-      int cp = text.codePointAt(i);
-      i += Character.charCount(cp);
-      cp = Character.toLowerCase(cp);
-      switch (cp) {
-        case '\u00E4' -> n = append(out, n, 'a');
-        case '\u00F6' -> n = append(out, n, 'o');
-        case '\u00FC' -> n = append(out, n, 'u');
-        case '\u00DF' -> n = append(out, append(out, n, 's'), 's');
-        default -> {
-          // Risk: ASCIIFoldingFilter.foldToASCII is @lucene.internal; SegmentSearchTest compares this
-          // fold with the analyzer's.
-          int m = ASCIIFoldingFilter.foldToASCII(one, 0, folded, 0, Character.toChars(cp, one, 0));
-          for (int k = 0; k < m; k++) n = append(out, n, folded[k]);
-        }
-      }
-    }
-    return new String(out, 0, n);
-  }
-
-  /** Appends c at n unless it is an "e" after a, o or u; returns the new length. */
-  private static int append(char[] out, int n, char c) {
-    if (c == 'e' && n > 0 && (out[n - 1] == 'a' || out[n - 1] == 'o' || out[n - 1] == 'u')) return n;
-    out[n] = c;
-    return n + 1;
+  static String key(String word) {
+    int from = 0, to = word.length();
+    while (from < to && (word.charAt(from) == 'e' || word.charAt(from) == 'u')) from++;
+    if (to > from && word.charAt(to - 1) == 'y') to--;
+    return word.substring(from, to);
   }
 }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * found from postings offsets and stored chunks ({@link Passages}, {@link Snippets#read}) as
  * the scan finds them in the whole text; {@link Snippets} shows that window and marks exactly
  * those spans; {@link SegmentSearch} finds exactly the segments that hold every clause, with
- * and without its rough prefilter. On generated talk ({@link GeneratedTalk}) with case,
+ * and without its pre-check. On generated talk ({@link GeneratedTalk}) with case,
  * accent, ß, full-width, possessive and plural spellings, HTML, emoji, and texts longer than
  * a snippet and than a stored chunk.
  */
@@ -239,8 +239,8 @@ class SnippetOracleTest {
 
   /**
    * Transcript search: the first {@code limit} segments that hold every clause, in order, each
-   * with its snippet around its first match marking all its matches; the rough prefilter
-   * changes nothing.
+   * with its snippet around its first match marking all its matches; the pre-check that
+   * folds each segment whole changes nothing.
    */
   @Test
   void transcriptSearchFindsExactlyTheSegmentsThatHoldEveryClause() {
