@@ -6,6 +6,10 @@
 # Each mode: start the server, wait for /healthz, send 1,000 searches one after another (cold),
 # then 4,000 more to warm up, then 1,000 again (warm). Prints one line per measurement:
 #   mode phase searches p50_ms p99_ms max_ms
+# BENCH_CORPUS=DIR starts on DIR/minutes.db and DIR/index with the key in DIR/key instead (the
+# folder bench/search-bench.sh leaves). BENCH_ROUNDS=N (default 1) measures N times, each start
+# followed by one without the search warm-up (mode no-warm-up, search.warmup_ms=0): what the
+# warm-up buys. BENCH_AOT=0 skips the ahead-of-time cache.
 #   bench/cold-start.sh [SEARCHES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +17,9 @@ N=${1:-1000}
 MEETINGS=${BENCH_MEETINGS:-20000}
 SRC=bench/out/load
 [ "$MEETINGS" = 20000 ] || SRC="bench/out/load-$MEETINGS"
-[ -f "$SRC/base.db" ] && [ -d "$SRC/base-index" ] || { echo "no corpus in $SRC: run bench/load-while-importing.sh first (BENCH_MEETINGS=$MEETINGS)" >&2; exit 1; }
+DB=$SRC/base.db INDEX=$SRC/base-index
+[ -z "${BENCH_CORPUS:-}" ] || { SRC=$BENCH_CORPUS DB=$BENCH_CORPUS/minutes.db INDEX=$BENCH_CORPUS/index; }
+[ -f "$DB" ] && [ -d "$INDEX" ] || { echo "no corpus in $SRC: run bench/load-while-importing.sh first (BENCH_MEETINGS=$MEETINGS)" >&2; exit 1; }
 OUT=bench/out/cold
 PORT=${BENCH_PORT:-18091}
 ./run.sh --version >/dev/null   # builds the jar when needed
@@ -24,9 +30,10 @@ SERVER=""
 trap '[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null || true' EXIT
 
 rm -rf "$OUT" && mkdir -p "$OUT"
-cp "$SRC/base.db" "$OUT/minutes.db" && cp -r "$SRC/base-index" "$OUT/index"
+cp "$DB" "$OUT/minutes.db" && cp -r "$INDEX" "$OUT/index"
 export MINUTES_DB_PATH="$OUT/minutes.db" MINUTES_INDEX_PATH="$OUT/index" MINUTES_HTTP_PORT="$PORT" MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0
-KEY=$("$JAVA" "${OPTS[@]}" -jar target/minutes.jar keys create --workspace bench-1 --scopes meetings:read | tail -1)
+if [ -n "${BENCH_CORPUS:-}" ]; then KEY=$(cat "$BENCH_CORPUS/key"); else
+  KEY=$("$JAVA" "${OPTS[@]}" -jar target/minutes.jar keys create --workspace bench-1 --scopes meetings:read | tail -1); fi
 if curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz"; then echo "port $PORT is in use (BENCH_PORT=...)" >&2; exit 1; fi
 
 # One start: the first N searches, then a warm-up, then N again. $1 names the mode; the rest are JVM options.
@@ -46,8 +53,13 @@ measure() {
 }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), JDK $MAJOR, $MEETINGS meetings, load average $(cut -d' ' -f1 /proc/loadavg)"
-measure plain
-if [ "$MAJOR" -ge 25 ]; then
+for _ in $(seq 1 "${BENCH_ROUNDS:-1}"); do
+  measure plain
+  [ "${BENCH_ROUNDS:-1}" = 1 ] || MINUTES_SEARCH_WARMUP_MS=0 measure no-warm-up
+done
+if [ "${BENCH_AOT:-1}" = 0 ]; then
+  :
+elif [ "$MAJOR" -ge 25 ]; then
   # The cache is trained on the demo data by `./run.sh aot` (classes, linking and method profiles, not data).
   ./run.sh aot >&2
   measure aot "-XX:AOTCache=target/minutes.aot"
