@@ -19,7 +19,7 @@ SRC=bench/out/load
 [ "$MEETINGS" = 20000 ] || SRC="bench/out/load-$MEETINGS"
 DB=$SRC/base.db INDEX=$SRC/base-index
 [ -z "${BENCH_CORPUS:-}" ] || { SRC=$BENCH_CORPUS DB=$BENCH_CORPUS/minutes.db INDEX=$BENCH_CORPUS/index; }
-[ -f "$DB" ] && [ -d "$INDEX" ] || { echo "no corpus in $SRC: run bench/load-while-importing.sh first (BENCH_MEETINGS=$MEETINGS)" >&2; exit 1; }
+[ -f "$DB" ] && [ -d "$INDEX" ] || { echo "no corpus in $SRC: run bench/load-while-importing.sh first (BENCH_MEETINGS=$MEETINGS), or name one in BENCH_CORPUS" >&2; exit 1; }
 OUT=bench/out/cold
 PORT=${BENCH_PORT:-18091}
 ./run.sh --version >/dev/null   # builds the jar when needed
