@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.stream.Stream;
 import minutes.generate.ImportWriter.ActionItem;
 import minutes.generate.ImportWriter.Company;
 import minutes.generate.ImportWriter.Counts;
@@ -49,20 +50,14 @@ public final class DemoData {
     "discarded", "duplicate", "unclear_owner", "unclear_owner"
   };
 
-  private final QmsumCorpus corpus;
-
-  private DemoData(QmsumCorpus corpus) {
-    this.corpus = corpus;
-  }
+  private DemoData() {}
 
   /**
    * Writes the whole data set as import NDJSON; the caller closes {@code out}. Throws
    * IllegalArgumentException, before writing anything, when the corpus lacks a meeting it needs.
    */
   public static Counts write(QmsumCorpus corpus, Writer out) throws IOException {
-    for (Plan p : PLANS) {
-      corpus.meeting(p.qmsum());
-    }
+    List<QmsumCorpus.Meeting> sources = PLANS.stream().map(p -> corpus.meeting(p.qmsum())).toList();
     ImportWriter w = new ImportWriter(out);
     w.write(new Workspace(WORKSPACE, "Demo Co", List.of("demo.example", "demo-example.de")));
     w.write(new Workspace(OTHER_WORKSPACE, "Other Ltd", List.of("other.example")));
@@ -72,9 +67,8 @@ public final class DemoData {
     for (Firm f : FIRMS) {
       w.write(new Company(f.workspace(), uuid("company/" + f.key()), f.name(), List.of(f.domain())));
     }
-    DemoData demo = new DemoData(corpus);
     for (int i = 0; i < PLANS.size(); i++) {
-      w.write(demo.meeting(i, PLANS.get(i)));
+      w.write(meeting(i, PLANS.get(i), sources.get(i)));
     }
     w.flush();
     return w.counts();
@@ -85,19 +79,15 @@ public final class DemoData {
         .toString();
   }
 
-  private Meeting meeting(int index, Plan p) {
+  private static Meeting meeting(int index, Plan p, QmsumCorpus.Meeting q) {
     SplittableRandom rnd = new SplittableRandom(0xD3E0_0000L + index);
-    QmsumCorpus.Meeting q = corpus.meeting(p.qmsum());
     String id = uuid("meeting/" + p.qmsum());
     boolean upload = p.platform().equals("upload");
     boolean calendar = p.source().equals("calendar");
     String status = p.status();
     boolean held = !status.equals("scheduled") && !status.equals("no_bot");
 
-    List<Person> attendees = new ArrayList<>();
-    for (String key : p.people().split(" ")) {
-      attendees.add(PEOPLE.get(key));
-    }
+    List<Person> attendees = new ArrayList<>(Stream.of(p.people().split(" ")).map(PEOPLE::get).toList());
     if (p.has("guests")) {
       attendees.add(PEOPLE.get("rosa"));
       attendees.add(PEOPLE.get("mark"));
@@ -108,7 +98,7 @@ public final class DemoData {
     long spokenMs =
         status.equals("ready") || status.equals("processing")
             ? transcript.getLast().endMs()
-            : estimatedMs(q.turns());
+            : q.turns().stream().mapToLong(t -> MinutesText.speechMs(t.text()) + 700).sum();
     Instant time = Instant.parse(p.time() + ":00Z");
     Instant startsAt = upload ? null : time;
     Instant endsAt = upload ? null : MinutesText.bookedEnd(time, spokenMs);
@@ -149,15 +139,11 @@ public final class DemoData {
           new Participant(absent.name(), absent.email(), "calendar", false, null, null));
     }
 
-    List<String> visibleTo = new ArrayList<>();
     List<String> invited = new ArrayList<>(Arrays.asList(p.people().split(" ")));
     invited.add(p.value("absent"));
     invited.add(p.value("shared"));
-    for (String user : List.of("ann", "bob", "olivia")) {
-      if (invited.contains(user)) {
-        visibleTo.add(PEOPLE.get(user).email());
-      }
-    }
+    List<String> visibleTo =
+        Stream.of("ann", "bob", "olivia").filter(invited::contains).map(u -> PEOPLE.get(u).email()).toList();
 
     List<Protocol> protocols = new ArrayList<>();
     if (status.equals("ready") || p.has("protocol")) {
@@ -245,14 +231,6 @@ public final class DemoData {
   private static final String SCRIPT_TURN =
       "For the web viewer, paste the test string <script>alert(1)</script> into a note and check"
           + " that it shows up as plain text.";
-
-  private static long estimatedMs(List<Turn> turns) {
-    long ms = 0;
-    for (Turn t : turns) {
-      ms += MinutesText.speechMs(t.text()) + 700;
-    }
-    return ms;
-  }
 
   /** What the minutes of one meeting are written from. */
   private record Context(
