@@ -3,6 +3,7 @@ package minutes.generate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import minutes.generate.CorpusGenerator.Person;
 
 /**
  * Who and what the demo data set ({@link DemoData}) is made of: its people, its companies and
@@ -10,8 +11,6 @@ import java.util.Map;
  */
 final class DemoCast {
   private DemoCast() {}
-
-  record Person(String name, String email, boolean internal) {}
 
   record Firm(String key, String workspace, String name, String domain) {}
 

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.stream.Stream;
+import minutes.generate.CorpusGenerator.Person;
 import minutes.generate.ImportWriter.ActionItem;
 import minutes.generate.ImportWriter.Company;
 import minutes.generate.ImportWriter.Counts;
@@ -31,7 +32,6 @@ import minutes.generate.ImportWriter.Segment;
 import minutes.generate.ImportWriter.User;
 import minutes.generate.ImportWriter.Workspace;
 import minutes.generate.DemoCast.Firm;
-import minutes.generate.DemoCast.Person;
 import minutes.generate.DemoCast.Plan;
 import minutes.generate.QmsumCorpus.Turn;
 
