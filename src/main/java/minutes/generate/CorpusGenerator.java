@@ -7,11 +7,13 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import minutes.generate.ImportWriter.ActionItem;
 import minutes.generate.ImportWriter.Company;
 import minutes.generate.ImportWriter.Counts;
@@ -173,10 +175,7 @@ public final class CorpusGenerator {
       }
       double share = count == 1 ? 1 : s == 0 ? 0.7 : 0.3 / (count - 1);
       int firmCount = (int) Math.max(4, Math.min(400, options.meetings() * share / 40));
-      List<Firm> firms = new ArrayList<>();
-      for (int f = 0; f < firmCount; f++) {
-        firms.add(firm(f));
-      }
+      List<Firm> firms = IntStream.range(0, firmCount).mapToObj(CorpusGenerator::firm).toList();
       List<String> templates = List.of(uuid(rnd), uuid(rnd), uuid(rnd));
       spaces.add(new Space(slug, domain, employees, firms, templates));
     }
@@ -357,11 +356,7 @@ public final class CorpusGenerator {
   }
 
   private static int weighted(SplittableRandom rnd, int[] weights) {
-    int sum = 0;
-    for (int w : weights) {
-      sum += w;
-    }
-    int r = rnd.nextInt(sum);
+    int r = rnd.nextInt(Arrays.stream(weights).sum());
     for (int i = 0; i < weights.length; i++) {
       r -= weights[i];
       if (r < 0) {

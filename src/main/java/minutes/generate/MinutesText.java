@@ -3,7 +3,6 @@ package minutes.generate;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -84,12 +83,7 @@ final class MinutesText {
 
   /** The meeting's topics minus agenda rituals; all topics when nothing else is left. */
   static List<Topic> usefulTopics(List<Topic> topics) {
-    List<Topic> useful = new ArrayList<>();
-    for (Topic t : topics) {
-      if (!GENERIC_TOPIC.matcher(t.text()).find()) {
-        useful.add(t);
-      }
-    }
+    List<Topic> useful = topics.stream().filter(t -> !GENERIC_TOPIC.matcher(t.text()).find()).toList();
     return useful.isEmpty() ? topics : useful;
   }
 
@@ -117,13 +111,10 @@ final class MinutesText {
   private static boolean startsWithCommonWord(String p) {
     int space = p.indexOf(' ');
     String first = space < 0 ? p : p.substring(0, space);
-    if (first.length() < 2 || !Character.isUpperCase(first.charAt(0))) {
+    if (first.length() < 2
+        || !Character.isUpperCase(first.charAt(0))
+        || !first.chars().skip(1).allMatch(Character::isLowerCase)) {
       return false;
-    }
-    for (int i = 1; i < first.length(); i++) {
-      if (!Character.isLowerCase(first.charAt(i))) {
-        return false;
-      }
     }
     return space < 0 || first.endsWith("ing") || !isNameLike(p.substring(space + 1));
   }

@@ -82,11 +82,7 @@ public record QmsumCorpus(List<Meeting> meetings) {
         turns.add(new Turn(t.path("speaker").asText(), text, utf8Length(text)));
       }
     }
-    String summary = "";
-    for (JsonNode q : m.path("general_query_list")) {
-      summary = clean(q.path("answer").asText());
-      break;
-    }
+    String summary = clean(m.path("general_query_list").path(0).path("answer").asText());
     List<String> queryAnswers = new ArrayList<>();
     List<List<int[]>> querySpans = new ArrayList<>();
     for (JsonNode q : m.path("specific_query_list")) {
