@@ -168,11 +168,7 @@ public final class ImportWriter {
       json.writeStringField("speaker_name", s.speakerName());
       json.writeStringField("speaker_email", s.speakerEmail());
       json.writeNumberField("start_ms", s.startMs());
-      if (s.endMs() == null) {
-        json.writeNullField("end_ms");
-      } else {
-        json.writeNumberField("end_ms", s.endMs());
-      }
+      json.writePOJOField("end_ms", s.endMs());
       json.writeStringField("text", s.text());
       json.writeEndObject();
     }
@@ -192,11 +188,8 @@ public final class ImportWriter {
   }
 
   private void strings(String field, List<String> values) throws IOException {
-    json.writeArrayFieldStart(field);
-    for (String v : values) {
-      json.writeString(v);
-    }
-    json.writeEndArray();
+    json.writeFieldName(field);
+    json.writeArray(values.toArray(String[]::new), 0, values.size());
   }
 
   // The stored form (whole seconds, UTC), as import and the API write it.
