@@ -103,10 +103,7 @@ final class ImportCommand implements Callable<Integer> {
         conversion.run(sources, w);
       }
       if (conversion.faults() > 0) {
-        conversion.errors().forEach(err::println);
-        if (conversion.errors().size() < conversion.faults()) {
-          err.println("... and more; only the first " + conversion.errors().size() + " faults are listed");
-        }
+        listFaults(err, conversion.errors(), conversion.faults());
         err.println("import refused: " + conversion.faults() + " fault(s) in the " + format + " files; nothing was imported");
         return 1;
       }
@@ -153,6 +150,12 @@ final class ImportCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
+  /** The faults kept (the first few), then a line saying that there were more, if so. */
+  private static void listFaults(PrintWriter err, List<String> listed, long total) {
+    listed.forEach(err::println);
+    if (listed.size() < total) err.println("... and more; only the first " + listed.size() + " faults are listed");
+  }
+
   static int run(Config config, List<Path> paths, PrintWriter out, PrintWriter err) throws Exception {
     return run(config, paths, null, System.nanoTime(), out, err);
   }
@@ -172,13 +175,8 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      for (Importer.LineError e : refused.errors()) {
-        err.println(conversion == null ? e.toString() : conversion.origin(e.line()) + ": "
-            + (e.field() == null ? "" : e.field() + ": ") + e.message());
-      }
-      if (refused.errors().size() < refused.badLines()) {
-        err.println("... and more; only the first " + refused.errors().size() + " faults are listed");
-      }
+      listFaults(err, refused.errors().stream().map(e -> conversion == null ? e.toString() : conversion.origin(e.line())
+          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines());
       err.println("import refused: " + refused.getMessage());
       return 1;
     }
