@@ -9,17 +9,12 @@ import java.io.PrintWriter;
 public final class ProgressLine {
   private static final long INTERVAL_NANOS = 250_000_000L;
   private final PrintWriter err;
-  private final boolean enabled;
+  private final boolean enabled = System.console() != null;
   private long lastDrawn = Long.MIN_VALUE;
   private boolean drawn;
 
   public ProgressLine(PrintWriter err) {
-    this(err, System.console() != null);
-  }
-
-  ProgressLine(PrintWriter err, boolean enabled) {
     this.err = err;
-    this.enabled = enabled;
   }
 
   /** Redraws "label [#####.....] 42% detail" when due; fraction may be NaN when unknown. */
