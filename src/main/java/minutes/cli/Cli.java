@@ -25,12 +25,7 @@ public final class Cli implements java.util.concurrent.Callable<Integer> {
       description = "Properties file (default: config/minutes.properties when it exists).")
   Path configFile;
 
-  CommandSpec spec;
-
-  @CommandLine.Spec
-  void spec(CommandSpec spec) {
-    this.spec = spec;
-  }
+  @CommandLine.Spec CommandSpec spec;
 
   /** No subcommand means serve. */
   @Override
@@ -54,10 +49,7 @@ public final class Cli implements java.util.concurrent.Callable<Integer> {
 
   /** The configuration every command uses: the --config file, then MINUTES_* variables. */
   static Config config(CommandSpec spec) {
-    CommandSpec root = spec;
-    while (root.parent() != null) root = root.parent();
-    Cli cli = (Cli) root.userObject();
-    return Config.load(cli.configFile, System.getenv());
+    return Config.load(((Cli) spec.root().userObject()).configFile, System.getenv());
   }
 
   /** Failures whose message is meant for the user as it is. */

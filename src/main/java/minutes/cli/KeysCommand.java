@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import minutes.config.Config;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
 import minutes.store.Store;
@@ -28,8 +27,7 @@ final class KeysCommand implements Callable<Integer> {
   }
 
   private static Connection open(CommandSpec spec) throws java.sql.SQLException {
-    Config config = Cli.config(spec);
-    Store store = Store.of(config);
+    Store store = Store.of(Cli.config(spec));
     Migrations.migrate(store);
     return store.write();
   }

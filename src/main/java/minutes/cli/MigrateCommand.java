@@ -1,7 +1,6 @@
 package minutes.cli;
 
 import java.util.concurrent.Callable;
-import minutes.config.Config;
 import minutes.store.Migrations;
 import minutes.store.Store;
 import picocli.CommandLine.Command;
@@ -15,8 +14,7 @@ final class MigrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Config config = Cli.config(spec);
-    Store store = Store.of(config);
+    Store store = Store.of(Cli.config(spec));
     var pending = Migrations.pending(store);
     int applied = Migrations.migrate(store);
     spec.commandLine().getOut().println(applied == 0
