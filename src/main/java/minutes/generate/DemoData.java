@@ -118,12 +118,8 @@ public final class DemoData {
     Person corrected = p.has("manual") ? PEOPLE.get(p.value("manual")) : null;
     List<Participant> participants = new ArrayList<>();
     for (Person person : attendees) {
-      String source;
-      if (upload || person == corrected) {
-        source = "manual";
-      } else {
-        source = calendar && !isGuest(person) ? "calendar" : "platform";
-      }
+      String source =
+          upload || person == corrected ? "manual" : calendar && !isGuest(person) ? "calendar" : "platform";
       Instant joined = null;
       Instant left = null;
       if (held && !upload) {
