@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -108,9 +109,9 @@ public record Config(
       }
     }
     for (Object name : props.keySet()) {
-      boolean known = false;
-      for (Key k : Key.values()) known |= k.property.equals(name);
-      if (!known) throw new ConfigException("unknown config key '" + name + "' in " + used);
+      if (Arrays.stream(Key.values()).noneMatch(k -> k.property.equals(name))) {
+        throw new ConfigException("unknown config key '" + name + "' in " + used);
+      }
     }
     return new Config(
         value(Key.HTTP_HOST, props, env),
