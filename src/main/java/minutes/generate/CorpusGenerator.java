@@ -252,9 +252,8 @@ public final class CorpusGenerator {
     Person absent = null;
     if (calendar && rnd.nextInt(100) < 20) {
       int j = rnd.nextInt(space.employees().size());
-      if (!picked.contains(j)) {
+      if (picked.add(j)) {
         absent = space.employees().get(j);
-        picked.add(j);
       }
     }
 
