@@ -1,8 +1,6 @@
 package minutes;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,6 +16,7 @@ import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.search.SearchIndex;
 import minutes.store.Db;
+import minutes.store.Sql;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,34 +88,20 @@ public final class SearchWarmUp {
 
   private static Words words(Db db) throws SQLException {
     try (Connection c = db.read()) {
-      Long workspace = null;
-      List<String> meetings = new ArrayList<>();
+      record Meeting(long workspace, String id, String title) {}
+      List<Meeting> meetings = new Sql("SELECT workspace_id, id, title FROM meeting"
+          + " WHERE workspace_id = (SELECT min(workspace_id) FROM meeting) LIMIT ?", MEETINGS)
+          .list(c, rs -> new Meeting(rs.getLong(1), rs.getString(2), rs.getString(3)));
+      if (meetings.isEmpty()) return null;
       List<String> words = new ArrayList<>();
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT workspace_id, id, title FROM meeting WHERE workspace_id = (SELECT min(workspace_id) FROM meeting) LIMIT ?")) {
-        s.setInt(1, MEETINGS);
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            workspace = rs.getLong(1);
-            meetings.add(rs.getString(2));
-            addWords(rs.getString(3), words);
-          }
-        }
-      }
-      if (workspace == null) return null;
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx LIMIT ?")) {
-        for (String meeting : meetings) {
-          s.setString(1, meeting);
-          s.setInt(2, SEGMENTS_PER_MEETING);
-          try (ResultSet rs = s.executeQuery()) {
-            while (rs.next()) addWords(rs.getString(1), words);
-          }
-        }
+      for (Meeting m : meetings) addWords(m.title(), words);
+      for (Meeting m : meetings) {
+        new Sql("SELECT text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx LIMIT ?", m.id(), SEGMENTS_PER_MEETING)
+            .list(c, rs -> rs.getString(1)).forEach(text -> addWords(text, words));
       }
       int[] longOnes = java.util.stream.IntStream.range(0, words.size())
           .filter(i -> words.get(i).length() >= LONG_WORD).toArray();
-      return longOnes.length == 0 ? null : new Words(workspace, words, longOnes);
+      return longOnes.length == 0 ? null : new Words(meetings.getFirst().workspace(), words, longOnes);
     }
   }
 
