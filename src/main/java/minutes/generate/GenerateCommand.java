@@ -188,13 +188,11 @@ public final class GenerateCommand implements Callable<Integer> {
   }
 
   private static String describe(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file or directory";
-    }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    return switch (e) {
+      case NoSuchFileException missing -> "no such file or directory";
+      case AccessDeniedException denied -> "permission denied";
+      default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    };
   }
 
   /** Counts the bytes written; leaves stdout open when closed, as others may still write. */
