@@ -174,23 +174,19 @@ public final class DemoData {
   private static List<Segment> transcript(
       Plan p, QmsumCorpus.Meeting q, List<Person> attendees, SplittableRandom rnd) {
     String status = p.status();
-    List<Person> speakers = new ArrayList<>();
-    List<String> texts = new ArrayList<>();
+    List<Map.Entry<Person, String>> lines = new ArrayList<>();
     switch (status) {
       case "scheduled", "no_bot", "failed" -> {
         return List.of();
       }
       case "no_speech" -> {
-        speakers.add(attendees.getFirst());
-        texts.add("Hello? Can anyone hear me?");
-        speakers.add(attendees.getFirst());
-        texts.add("Looks like nobody else has joined yet.");
+        lines.add(Map.entry(attendees.getFirst(), "Hello? Can anyone hear me?"));
+        lines.add(Map.entry(attendees.getFirst(), "Looks like nobody else has joined yet."));
       }
       default -> {
         if (p.has("german")) {
           for (int i = 0; i < GERMAN_OPENING.length; i += 2) {
-            speakers.add(PEOPLE.get(GERMAN_OPENING[i]));
-            texts.add(GERMAN_OPENING[i + 1]);
+            lines.add(Map.entry(PEOPLE.get(GERMAN_OPENING[i]), GERMAN_OPENING[i + 1]));
           }
         }
         // A live meeting is transcribed up to now: a good part, not the end.
@@ -198,27 +194,24 @@ public final class DemoData {
             status.equals("live") ? q.turns().subList(0, q.turns().size() * 2 / 5) : q.turns();
         Map<String, Person> voices = new LinkedHashMap<>();
         for (Turn turn : turns) {
-          speakers.add(
-              voices.computeIfAbsent(
-                  turn.speaker(), k -> attendees.get(voices.size() % attendees.size())));
-          texts.add(turn.text());
-          if (p.has("script") && texts.size() == 12) {
-            speakers.add(PEOPLE.get("david"));
-            texts.add(SCRIPT_TURN);
+          Person voice =
+              voices.computeIfAbsent(turn.speaker(), k -> attendees.get(voices.size() % attendees.size()));
+          lines.add(Map.entry(voice, turn.text()));
+          if (p.has("script") && lines.size() == 12) {
+            lines.add(Map.entry(PEOPLE.get("david"), SCRIPT_TURN));
           }
         }
       }
     }
-    List<Segment> segments = new ArrayList<>(texts.size());
+    List<Segment> segments = new ArrayList<>(lines.size());
     long clock = 0;
-    for (int i = 0; i < texts.size(); i++) {
-      Person who = speakers.get(i);
-      long end = clock + MinutesText.speechMs(texts.get(i));
-      boolean stillTalking = status.equals("live") && i == texts.size() - 1;
+    for (int i = 0; i < lines.size(); i++) {
+      Person who = lines.get(i).getKey();
+      String text = lines.get(i).getValue();
+      long end = clock + MinutesText.speechMs(text);
+      boolean stillTalking = status.equals("live") && i == lines.size() - 1;
       segments.add(
-          new Segment(
-              who.name(), who.internal() ? who.email() : null, clock,
-              stillTalking ? null : end, texts.get(i)));
+          new Segment(who.name(), who.internal() ? who.email() : null, clock, stillTalking ? null : end, text));
       clock = end + 250 + rnd.nextInt(950);
     }
     return segments;
