@@ -70,7 +70,6 @@ final class ImportCommand implements Callable<Integer> {
     Conversion.Format converted = format.equals("ndjson") ? null : Conversion.Format.named(format)
         .orElseThrow(() -> usage("--format must be ndjson, vtt, srt, fathom or fireflies, not '" + format + "'"));
     ImportOptions options = converted == null ? noOptions() : options(converted);
-    List<Path> paths = new ArrayList<>();
     List<Conversion.Source> sources = new ArrayList<>();
     List<Path> temporary = new ArrayList<>();
     Path stdin = null;
@@ -85,16 +84,14 @@ final class ImportCommand implements Callable<Integer> {
               Files.copy(in, stdin, StandardCopyOption.REPLACE_EXISTING);
             }
           }
-          paths.add(stdin);
           sources.add(new Conversion.Source("stdin", stdin));
         } else {
           Path p = Path.of(f);
           if (!Files.isRegularFile(p)) throw new Cli.UserError("no such file: " + f);
-          paths.add(p);
           sources.add(new Conversion.Source(f, p));
         }
       }
-      if (converted == null) return run(config, paths, out, err);
+      if (converted == null) return run(config, sources.stream().map(Conversion.Source::path).toList(), out, err);
       long started = System.nanoTime();
       Conversion conversion = new Conversion(converted, options);
       Path lines = Files.createTempFile("minutes-import-", ".ndjson");
