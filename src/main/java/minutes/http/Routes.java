@@ -54,7 +54,7 @@ public final class Routes {
   public Routes(Db db, String cacheControl, int rateLimitPerMinute) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.admission = new Admission(rateLimitPerMinute);
+    this.admission = new Admission(rateLimitPerMinute, System::nanoTime);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
     // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.
@@ -93,7 +93,7 @@ public final class Routes {
       Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
       Json.ok(ex, read(api.oneSnapshot(), c -> {
         ApiKeys.Resolved caller = admission.callerWithDataVersion(ex, c);
-        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
+        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex.getQueryParameters()), path, c);
       }));
     });
   }
