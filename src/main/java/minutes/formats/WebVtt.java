@@ -46,7 +46,7 @@ final class WebVtt {
         if (!payload.isEmpty()) payload.append('\n');
         payload.append(lines[i++]);
       }
-      cues.add(new RawCue(timing + 1, times[0], times[1], payload.toString()));
+      cues.add(new RawCue(times[0], times[1], payload.toString()));
     }
     return cues;
   }
