@@ -59,7 +59,7 @@ public final class Routes {
     // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
     // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.
     router.setInvalidMethodHandler(ex -> {
-      HttpHandler own = anyMethodRoutes.get(ex.getRequestPath().replaceFirst("(?<=.)/$", ""));
+      HttpHandler own = anyMethodRoutes.get(trimmed(ex.getRequestPath()));
       if (own != null) {
         own.handleRequest(ex);
       } else {
@@ -187,5 +187,10 @@ public final class Routes {
 
   public HttpHandler handler() {
     return router;
+  }
+
+  /** A path as the router matches it: "/healthz/" is "/healthz". */
+  static String trimmed(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 }
