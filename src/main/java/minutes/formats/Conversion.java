@@ -53,7 +53,7 @@ public final class Conversion {
   private final ImportOptions options;
   private final List<String> origins = new ArrayList<>();
   private final List<String> errors = new ArrayList<>();
-  private long faults, bytes, tasks, files;
+  private long faults, bytes, files;
 
   public Conversion(Format format, ImportOptions options) {
     this.format = format;
@@ -107,7 +107,6 @@ public final class Conversion {
       throw new java.io.UncheckedIOException(e);
     }
     origins.add(origin);
-    for (MeetingLine.Protocol p : meeting.protocols()) tasks += p.actionItems().size();
   }
 
   private void fault(FormatError e) {
@@ -126,14 +125,6 @@ public final class Conversion {
 
   public long faults() {
     return faults;
-  }
-
-  public long meetings() {
-    return origins.size();
-  }
-
-  public long tasks() {
-    return tasks;
   }
 
   /** The sources read. */

@@ -18,7 +18,7 @@ final class SubRip {
     List<RawCue> cues = new ArrayList<>();
     int i = 0;
     while (i < lines.length) {
-      if (WebVtt.isBlank(lines[i])) {
+      if (lines[i].isBlank()) {
         i++;
         continue;
       }
@@ -38,11 +38,11 @@ final class SubRip {
       int timing = i++;
       long[] times = WebVtt.timing(file, timing + 1, lines[timing], ',', false, EXAMPLE);
       StringBuilder payload = new StringBuilder();
-      while (i < lines.length && !WebVtt.isBlank(lines[i])) {
+      while (i < lines.length && !lines[i].isBlank()) {
         if (!payload.isEmpty()) payload.append('\n');
         payload.append(lines[i++]);
       }
-      cues.add(new RawCue(timing + 1, times[0], times[1], payload.toString()));
+      cues.add(new RawCue(times[0], times[1], payload.toString()));
     }
     return cues;
   }

@@ -87,19 +87,9 @@ final class TranscriptFiles {
     }
   }
 
-  /** Lines ended by CR LF, LF or CR, without their ends. */
+  /** Lines ended by CR LF, LF or CR, without their ends; an empty text is one empty line (the readers read line 1). */
   static String[] lines(String text) {
-    List<String> lines = new ArrayList<>(text.length() / 32 + 1);
-    int start = 0, n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      if (c == '\n' || c == '\r') {
-        lines.add(text.substring(start, i));
-        if (c == '\r' && i + 1 < n && text.charAt(i + 1) == '\n') i++;
-        start = i + 1;
-      }
-    }
-    if (start < n || lines.isEmpty()) lines.add(text.substring(start));
-    return lines.toArray(String[]::new);
+    String[] lines = text.lines().toArray(String[]::new);
+    return lines.length == 0 ? new String[] {""} : lines;
   }
 }

@@ -20,15 +20,15 @@ final class WebVtt {
     }
     List<RawCue> cues = new ArrayList<>();
     int i = 1;
-    while (i < lines.length && !isBlank(lines[i]) && !lines[i].contains("-->")) i++; // header lines
+    while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) i++; // header lines
     while (i < lines.length) {
-      if (isBlank(lines[i])) {
+      if (lines[i].isBlank()) {
         i++;
         continue;
       }
       String first = lines[i];
       if (!first.contains("-->") && (isBlock(first, "NOTE") || isBlock(first, "STYLE") || isBlock(first, "REGION"))) {
-        while (i < lines.length && !isBlank(lines[i])) i++;
+        while (i < lines.length && !lines[i].isBlank()) i++;
         continue;
       }
       if (!first.contains("-->")) {
@@ -39,14 +39,14 @@ final class WebVtt {
         }
       }
       int timing = i++;
-      long[] times = timing(file, timing + 1, lines[timing]);
+      long[] times = timing(file, timing + 1, lines[timing], '.', true, "00:01:02.000 --> 00:01:05.500");
       StringBuilder payload = new StringBuilder();
       // A line with "-->" starts the next cue even without a blank line before it (as the spec's parser reads it).
-      while (i < lines.length && !isBlank(lines[i]) && !lines[i].contains("-->")) {
+      while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) {
         if (!payload.isEmpty()) payload.append('\n');
         payload.append(lines[i++]);
       }
-      cues.add(new RawCue(timing + 1, times[0], times[1], payload.toString()));
+      cues.add(new RawCue(times[0], times[1], payload.toString()));
     }
     return cues;
   }
@@ -61,12 +61,10 @@ final class WebVtt {
         && (line.length() == keyword.length() || Character.isWhitespace(line.charAt(keyword.length())));
   }
 
-  /** Start and end of a timing line {@code start --> end [settings]}. */
-  static long[] timing(String file, int lineNo, String line) {
-    return timing(file, lineNo, line, '.', true, "00:01:02.000 --> 00:01:05.500");
-  }
-
-  /** A timing line of either format: the fraction separator, whether hours may be left out, an example. */
+  /**
+   * Start and end of a timing line {@code start --> end [settings]} of either format: the
+   * fraction separator, whether hours may be left out, an example.
+   */
   static long[] timing(String file, int lineNo, String line, char fraction, boolean hoursOptional, String example) {
     int arrow = line.indexOf("-->");
     String start = line.substring(0, arrow).strip();
@@ -114,10 +112,6 @@ final class WebVtt {
         default -> out.append(c);
       }
     }
-  }
-
-  static boolean isBlank(String line) {
-    return line.isBlank();
   }
 
   static String shorten(String s) {

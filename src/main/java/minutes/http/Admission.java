@@ -65,11 +65,7 @@ final class Admission {
   private volatile Set<String> tablesAndColumns = Set.of();
   private volatile long schemaReadAt = Long.MIN_VALUE;
 
-  /** {@code perMinute}: requests a minute per key; 0 turns the limit off. */
-  Admission(int perMinute) {
-    this(perMinute, System::nanoTime);
-  }
-
+  /** {@code perMinute}: requests a minute per key, 0 turns the limit off; {@code clock}: nanoseconds. */
   Admission(int perMinute, LongSupplier clock) {
     this.perMinute = perMinute;
     this.interval = perMinute == 0 ? 0 : WINDOW_NANOS / perMinute;

@@ -83,10 +83,6 @@ public final class ApiError extends RuntimeException {
     return status;
   }
 
-  public String code() {
-    return code;
-  }
-
   public String field() {
     return field;
   }

@@ -44,8 +44,7 @@ final class Conditional {
 
   /**
    * Length, CRC-32C and Adler-32 of the body: both checksums are CPU intrinsics, and the tag
-   * only has to tell versions of one resource apart, not resist forgery. SHA-256 here was the
-   * largest cost of a 100-row task page that minutes itself added (JFR, 2026-11-22).
+   * only has to tell versions of one resource apart, not resist forgery (docs/BENCHMARKS.md).
    */
   private static String hash(byte[] body) {
     CRC32C crc = new CRC32C();

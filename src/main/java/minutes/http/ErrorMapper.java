@@ -3,7 +3,6 @@ package minutes.http;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
-import java.util.Map;
 import minutes.store.StatementLimit;
 import minutes.store.Unreachable;
 import org.slf4j.Logger;
@@ -72,9 +71,7 @@ public final class ErrorMapper implements HttpHandler {
       ex.endExchange();
       return;
     }
-    for (Map.Entry<String, String> h : e.headers().entrySet()) {
-      ex.getResponseHeaders().put(HttpString.tryFromString(h.getKey()), h.getValue());
-    }
+    e.headers().forEach((name, value) -> ex.getResponseHeaders().put(HttpString.tryFromString(name), value));
     Json.send(ex, e.status(), e.body());
   }
 }

@@ -64,18 +64,13 @@ public final class LoadShedding implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange ex) throws Exception {
-    if (NEVER_SHED.contains(trimmed(ex.getRequestPath()))) {
+    if (NEVER_SHED.contains(Routes.trimmed(ex.getRequestPath()))) { // "/healthz/" too, as the router takes it
       next.handleRequest(ex);
       return;
     }
     ex.putAttachment(ARRIVED, System.nanoTime());
     queued.incrementAndGet(); // counted from arrival; it leaves the count when it starts or is shed
     limit.handleRequest(ex, started);
-  }
-
-  /** The router takes "/healthz/" for "/healthz", so the exemption must too. */
-  private static String trimmed(String path) {
-    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
   /** Requests being answered now (not counting /healthz and /metrics). */

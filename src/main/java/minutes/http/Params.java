@@ -1,6 +1,5 @@
 package minutes.http;
 
-import io.undertow.server.HttpServerExchange;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -24,11 +23,7 @@ public final class Params {
 
   private final Map<String, Deque<String>> query;
 
-  public Params(HttpServerExchange ex) {
-    this(ex.getQueryParameters());
-  }
-
-  /** Parameters given by name, e.g. the arguments of an MCP tool call turned into text. */
+  /** Parameters given by name: a request's query, or the arguments of an MCP tool call turned into text. */
   public Params(Map<String, Deque<String>> query) {
     this.query = query;
   }

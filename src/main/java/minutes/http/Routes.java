@@ -54,12 +54,12 @@ public final class Routes {
   public Routes(Db db, String cacheControl, int rateLimitPerMinute) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.admission = new Admission(rateLimitPerMinute);
+    this.admission = new Admission(rateLimitPerMinute, System::nanoTime);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
     // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.
     router.setInvalidMethodHandler(ex -> {
-      HttpHandler own = anyMethodRoutes.get(ex.getRequestPath().replaceFirst("(?<=.)/$", ""));
+      HttpHandler own = anyMethodRoutes.get(trimmed(ex.getRequestPath()));
       if (own != null) {
         own.handleRequest(ex);
       } else {
@@ -93,7 +93,7 @@ public final class Routes {
       Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
       Json.ok(ex, read(api.oneSnapshot(), c -> {
         ApiKeys.Resolved caller = admission.callerWithDataVersion(ex, c);
-        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex), path, c);
+        return answer(api, caller.principal(), caller.dataVersion(), new Params(ex.getQueryParameters()), path, c);
       }));
     });
   }
@@ -187,5 +187,10 @@ public final class Routes {
 
   public HttpHandler handler() {
     return router;
+  }
+
+  /** A path as the router matches it: "/healthz/" is "/healthz". */
+  static String trimmed(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 }

@@ -6,10 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.HexFormat;
@@ -68,18 +66,12 @@ public final class ApiKeys {
   }
 
   public static List<KeyInfo> list(Connection c) throws SQLException {
-    List<KeyInfo> keys = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement("""
+    return new Sql("""
         SELECT k.id, w.slug, k.user_email, k.name, k.scopes, k.created_at, k.revoked_at
         FROM api_key k JOIN workspace w ON w.id = k.workspace_id
-        ORDER BY k.created_at, k.id""");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        keys.add(new KeyInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+        ORDER BY k.created_at, k.id""")
+        .list(c, rs -> new KeyInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
             rs.getString(5), rs.getString(6), rs.getString(7)));
-      }
-    }
-    return keys;
   }
 
   /** Returns false when there is no such key; revoking twice keeps the first time. */
@@ -138,13 +130,8 @@ public final class ApiKeys {
   }
 
   private static boolean userExists(Connection c, long workspaceId, String email) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?")) {
-      ps.setLong(1, workspaceId);
-      ps.setString(2, Emails.key(email));
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return new Sql("SELECT 1 FROM app_user WHERE workspace_id = ? AND email = ?", workspaceId, Emails.key(email))
+        .one(c, rs -> true).isPresent();
   }
 
   /** A mistake in a keys command, shown to the user as one line. */

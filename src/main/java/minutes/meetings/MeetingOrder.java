@@ -22,13 +22,11 @@ import minutes.store.Vocabulary;
 
 /**
  * Every meeting in each order of GET /meetings, per workspace, with the values its filters
- * test and its list row as JSON, as of one data version. In SQLite a deep page made the query
- * step over every skipped index entry (offset 10,000: about 0.35 ms) and {@code q} scanned
- * titles with LIKE; here both are array work, and a page is answered from memory
- * ({@link DataSnapshot} says when the snapshot is used at all: only when the request's own
- * transaction sees its data version). Reading a 200-row page's rows by row number cost
- * PostgreSQL about 1 ms of CPU a request; the rows take about 330 bytes each of heap
- * (docs/OPERATIONS.md, "Memory and list orders"). The rows are rendered as the SQL answer renders them
+ * test and its list row as JSON, as of one data version. In SQL a deep page steps over every
+ * skipped index entry and {@code q} scans titles with LIKE; here both are array work, and a
+ * page, rows included, is answered from memory (docs/OPERATIONS.md, "Memory and list orders").
+ * {@link DataSnapshot} says when the snapshot is used at all: only when the request's own
+ * transaction sees its data version. The rows are rendered as the SQL answer renders them
  * ({@link MeetingsApi#ROW_JSON}) and the orders come from the database's own ORDER BY, so they
  * sort text exactly as the SQL answer does. The same snapshot counts the meetings each company
  * took part in for GET /customers ({@link #tookPart}). Thread-safe.
@@ -254,8 +252,7 @@ public final class MeetingOrder implements AutoCloseable {
     /**
      * The pairs of neighbouring characters of {@code text}, hashed into 64 bits: a title holds
      * {@code q} only if its set has every bit of q's, which rules out almost every other title
-     * with one AND before the substring search. At 100,000 meetings a workspace, {@code q} took
-     * 28 ms a request searching every title up to the page's end (2026-11-26).
+     * with one AND before the substring search.
      */
     static long pairs(String text) {
       long bits = 0;
