@@ -41,11 +41,11 @@ public final class SearchIndex implements AutoCloseable {
 
   private final Path root;
   private final Db db;
-  private final int threads;
+  private final int threads = IndexBuilds.indexingThreads();
   private final Analyzer analyzer = new SearchAnalyzer();
   private final SplitSearch split = new SplitSearch(Runtime.getRuntime().availableProcessors());
   private final Facets facets = new Facets();
-  private final Thread sync;
+  private final Thread sync = Thread.ofPlatform().name("search-sync").daemon().unstarted(this::syncLoop);
   /** The generation searches use; null while no usable index exists (503). */
   private volatile Generation live;
   /**
@@ -56,9 +56,6 @@ public final class SearchIndex implements AutoCloseable {
   private volatile String pending;
   /** A generation a search could not read: the sync thread verifies it, and rebuilds if it is damaged. */
   private volatile Generation suspect;
-  private static final String DAMAGED = "search index {} is damaged ({}): rebuilding it from the database, as `reindex` "
-      + "would; search answers 503 until the new index is live";
-  private static final String REBUILD = "search index {} cannot follow the change log, since {}: rebuilding it";
   /** What the index is while there is none live, as {@link #unavailable()} and search's 503 say it ({@link #pending}). */
   static final String REBUILT_SINCE = "being rebuilt, since ", FILES_DAMAGED = REBUILT_SINCE + "its files are damaged",
       DANGLING = REBUILT_SINCE + "the generation its CURRENT file names is missing",
@@ -70,9 +67,6 @@ public final class SearchIndex implements AutoCloseable {
   private SearchIndex(Path root, Db db) {
     this.root = root;
     this.db = db;
-    this.threads = IndexBuilds.indexingThreads();
-    this.sync = new Thread(this::syncLoop, "search-sync");
-    this.sync.setDaemon(true);
   }
 
   /**
@@ -98,15 +92,8 @@ public final class SearchIndex implements AutoCloseable {
     try {
       String name = IndexDirs.current(root);
       if (name == null && IndexDirs.pointerDangles(root)) index.pending = DANGLING;
-      Generation g = name == null ? null : Generation.open(root, name);
-      if (g != null) {
-        try {
-          g.verify(false); // a file damaged since it was written fails here, not later as a 500 or a wrong hit
-        } catch (IOException | RuntimeException e) {
-          g.close();
-          throw e;
-        }
-        index.publish(g);
+      if (name != null) {
+        index.publish(openVerified(root, name));
         IndexDirs.deleteUnused(root, name); // what a reindex killed half-way left behind
       }
     } catch (IOException | RuntimeException e) {
@@ -118,6 +105,18 @@ public final class SearchIndex implements AutoCloseable {
       }
     }
     return index;
+  }
+
+  /** Opens a generation and checks the files that changed since they were known good; closes it if that fails. */
+  private static Generation openVerified(Path root, String name) throws IOException {
+    Generation g = Generation.open(root, name);
+    try {
+      g.verify(false); // a file damaged since it was written fails here, not later as a 500 or a wrong hit
+    } catch (IOException | RuntimeException e) {
+      g.close();
+      throw e;
+    }
+    return g;
   }
 
   private void publish(Generation g) {
@@ -270,7 +269,7 @@ public final class SearchIndex implements AutoCloseable {
       if (g == null) {
         if (pending == null && IndexDirs.pointerDangles(root)) pending = DANGLING;
         log.info("no search index under {}: building it; search answers 503 until it is ready", root);
-        IndexBuilds.Built built = rebuildNow();
+        IndexBuilds.Built built = IndexBuilds.rebuild(root, db, threads, IndexBuilds.Progress.NONE);
         log.info("search index {} built: {} meetings in {} s", built.name(), built.meetings(), String.format("%.1f", built.seconds()));
       }
       return; // the next round opens what CURRENT names
@@ -281,11 +280,7 @@ public final class SearchIndex implements AutoCloseable {
         g.verify(true); // a read failed: every file, not only those that look changed
         log.info("search index {} verified: intact", g.name);
       } catch (IOException | RuntimeException e) {
-        log.error(DAMAGED, g.name, e.toString());
-        pending = FILES_DAMAGED;
-        live = null;
-        g.close();
-        rebuildNow();
+        rebuildInstead(g, rebuilding(g.name, e));
         return;
       }
     }
@@ -293,16 +288,7 @@ public final class SearchIndex implements AutoCloseable {
       switchTo(pointed);
       return;
     }
-    IndexBuilds.CatchUp done = IndexBuilds.catchUp(g, db, threads);
-    if (done.rebuild() != null) {
-      log.warn(REBUILD, g.name, done.rebuild());
-      pending = REBUILT_SINCE + done.rebuild();
-      live = null;
-      g.close();
-      rebuildNow();
-    } else if (done.deleted() > 0) {
-      erasure.later(g);
-    }
+    caughtUp(g);
   }
 
   /**
@@ -315,47 +301,56 @@ public final class SearchIndex implements AutoCloseable {
           generation, e.getMessage());
       return REBUILT_SINCE + other.differs;
     }
-    log.error(DAMAGED, generation, e.toString());
+    log.error("search index {} is damaged ({}): rebuilding it from the database, as `reindex` would; search answers "
+        + "503 until the new index is live", generation, e.toString());
     return FILES_DAMAGED;
   }
 
-  /** A full build from the database into a new generation, which the next round switches to. */
-  private IndexBuilds.Built rebuildNow() throws IOException, SQLException {
-    return IndexBuilds.rebuild(root, db, threads, IndexBuilds.Progress.NONE);
+  /**
+   * Stops answering from {@code g} (null: one that could not be opened) and builds a new
+   * generation from the database, which the next round switches to. {@code why}: what /healthz
+   * and search's 503 say meanwhile, unless another generation still answers.
+   */
+  private void rebuildInstead(Generation g, String why) throws IOException, SQLException {
+    if (live == null || live == g) {
+      pending = why; // before live is cleared
+      live = null;
+    }
+    if (g != null) g.close();
+    IndexBuilds.rebuild(root, db, threads, IndexBuilds.Progress.NONE);
+  }
+
+  /** Applies the change_log entries {@code g} lacks; false when it cannot follow the log and is rebuilt instead. */
+  private boolean caughtUp(Generation g) throws IOException, SQLException {
+    IndexBuilds.CatchUp done = IndexBuilds.catchUp(g, db, threads);
+    if (done.rebuild() != null) {
+      log.warn("search index {} cannot follow the change log, since {}: rebuilding it", g.name, done.rebuild());
+      rebuildInstead(g, REBUILT_SINCE + done.rebuild());
+      return false;
+    }
+    if (done.deleted() > 0) erasure.later(g);
+    return true;
   }
 
   /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
   private void switchTo(String name) throws IOException, SQLException {
     Generation next;
     try {
-      next = Generation.open(root, name);
+      next = openVerified(root, name);
     } catch (LockObtainFailedException e) {
       log.debug("search index {} is still held by its builder; will retry", name);
       return;
     } catch (IOException | RuntimeException e) {
       if (!CheckedFiles.damaged(e)) throw e;
-      String why = rebuilding(name, e);
-      if (live == null) pending = why;
-      rebuildNow();
+      rebuildInstead(null, rebuilding(name, e));
       return;
     }
     try {
-      next.verify(false);
-      IndexBuilds.CatchUp done = IndexBuilds.catchUp(next, db, threads);
-      if (done.rebuild() != null) {
-        next.close();
-        log.warn(REBUILD, name, done.rebuild());
-        if (live == null) pending = REBUILT_SINCE + done.rebuild();
-        rebuildNow();
-        return;
-      }
-      if (done.deleted() > 0) erasure.later(next);
+      if (!caughtUp(next)) return;
     } catch (IOException | SQLException | RuntimeException e) {
       next.close();
       if (!CheckedFiles.damaged(e)) throw e;
-      log.error(DAMAGED, name, e.toString());
-      if (live == null) pending = FILES_DAMAGED;
-      rebuildNow();
+      rebuildInstead(null, rebuilding(name, e));
       return;
     }
     Generation old = live;
