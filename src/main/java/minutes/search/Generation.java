@@ -134,12 +134,10 @@ final class Generation implements Closeable {
     writer.commit();
     searchers.maybeRefreshBlocking();
     seq = newSeq;
-    IndexSearcher s = acquire();
-    try {
-      CheckedFiles.of(path).written(s.getIndexReader());
-    } finally {
-      release(s);
-    }
+    read(reader -> {
+      CheckedFiles.of(path).written(reader);
+      return null;
+    });
   }
 
   /**
