@@ -16,11 +16,8 @@ import org.slf4j.LoggerFactory;
 final class Erasure implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Erasure.class);
 
-  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "search-erase");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(Thread.ofPlatform().name("search-erase").daemon().factory());
   /** The generation whose deleted documents wait for the merge; null when none does. */
   private final AtomicReference<Generation> queued = new AtomicReference<>();
   /** Whether a failed merge of a generation matters: not once it is closed or replaced (its files go with it). */

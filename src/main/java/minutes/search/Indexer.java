@@ -60,11 +60,7 @@ final class Indexer {
     BlockingQueue<IndexedMeeting> queue = new ArrayBlockingQueue<>(threads * 8);
     AtomicLong done = new AtomicLong(), chars = new AtomicLong();
     long deleted = 0;
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "indexer");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("indexer").daemon().factory());
     try {
       List<Future<Void>> workers = new java.util.ArrayList<>();
       for (int i = 0; i < threads; i++) {
