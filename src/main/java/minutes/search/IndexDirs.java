@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.channels.FileChannel;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -61,7 +60,9 @@ final class IndexDirs {
   /** Creates the next, empty generation directory; never reuses a name. */
   static Path createNext(Path root) throws IOException {
     Files.createDirectories(root);
-    restrictToOwner(root);
+    // The index holds the text of every meeting, as private as the database (0600): only the
+    // owner may enter the folder, whatever the umask gave the files inside.
+    Db.ownerOnly(root, "rwx------");
     long next = generations(root).stream().mapToLong(IndexDirs::number).max().orElse(0) + 1;
     while (true) {
       Path dir = root.resolve(String.format("gen-%06d", next));
@@ -71,14 +72,6 @@ final class IndexDirs {
         next++; // another build took this name a moment ago
       }
     }
-  }
-
-  /**
-   * The index holds the text of every meeting, as private as the database (0600): only the
-   * owner may enter the folder, whatever the umask gave the files inside.
-   */
-  private static void restrictToOwner(Path root) {
-    Db.ownerOnly(root, "rwx------");
   }
 
   /** Makes {@code name} the live generation: written aside, forced to disk, renamed atomically. */
@@ -192,18 +185,14 @@ final class IndexDirs {
   }
 
   private static List<Path> generations(Path root) throws IOException {
-    List<Path> out = new ArrayList<>();
-    if (!Files.isDirectory(root)) return out;
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
-      for (Path p : ds) {
-        if (Files.isDirectory(p) && GENERATION.matcher(p.getFileName().toString()).matches()) out.add(p);
-      }
+    if (!Files.isDirectory(root)) return List.of();
+    try (Stream<Path> s = Files.list(root)) {
+      return s.filter(p -> Files.isDirectory(p) && GENERATION.matcher(p.getFileName().toString()).matches()).toList();
     }
-    return out;
   }
 
+  /** The number in a generation's name ({@link #generations} holds no other). */
   private static long number(Path dir) {
-    var m = GENERATION.matcher(dir.getFileName().toString());
-    return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    return Long.parseLong(dir.getFileName().toString().substring("gen-".length()));
   }
 }
