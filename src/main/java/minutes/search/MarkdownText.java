@@ -42,8 +42,9 @@ final class MarkdownText {
     }
     if (hasAny(s, "~")) s = STRIKE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
     if (hasAny(s, "\\")) s = ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-    s = s.replace('|', ' ');
-    return collapse(s);
+    StringBuilder out = new StringBuilder(s.length());
+    appendCollapsed(out, s.replace('|', ' '));
+    return out.toString();
   }
 
   private static boolean hasAny(String s, String chars) {
@@ -54,16 +55,10 @@ final class MarkdownText {
   }
 
   /**
-   * Whitespace runs become one space: the snippet break iterator splits at spaces only, and
-   * a snippet never shows line structure anyway.
+   * Appends s with whitespace runs collapsed to one space, separated from what out holds by one
+   * space: the snippet break iterator splits at spaces only, and a snippet never shows line
+   * structure anyway.
    */
-  static String collapse(CharSequence s) {
-    StringBuilder out = new StringBuilder(s.length());
-    appendCollapsed(out, s);
-    return out.toString();
-  }
-
-  /** Appends s with whitespace collapsed, separated from what out holds by one space. */
   static void appendCollapsed(StringBuilder out, CharSequence s) {
     int n = s.length();
     int i = 0;
