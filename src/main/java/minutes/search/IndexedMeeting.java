@@ -39,12 +39,8 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
 
   /**
    * Part of the {@link IndexFormat}: raise whenever what a document holds or how it is stored
-   * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields}).
-   * 19: participants' domains as a facet dimension (a company of one domain counts in the facet
-   * module's pass); 18: stored chunks as UTF-8 bytes (a snippet decodes only what it shows), the segment
-   * table's strides; 17: the segment table's ranges apart from speakers, times and own texts
-   * (moments without the database); 16: segments' speakers and times; 15: facets, transcript segments, id sort values, one time field; 14: stored fields read in
-   * place; 13: documents in workspace order; 12: platform, participants and time for the filters.
+   * changes (these fields, {@link #INDEX_ORDER}, {@link Snippets#store}, {@link DirectStoredFields});
+   * what each raise brought: docs/SEARCH.md "Index format".
    */
   static final String LAYOUT = "19";
 
@@ -72,8 +68,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
   /**
    * The order of documents in every segment: by workspace, so that a search, always within one
    * workspace, reads that workspace's postings as one run and skips the others' in whole blocks
-   * (server CPU per search 7 % less with the bench's two workspaces, 70 % of the meetings in the
-   * searched one: docs/BENCHMARKS.md; the more workspaces a node holds, the more it skips).
+   * (the more workspaces a node holds, the more it skips; figures: docs/BENCHMARKS.md).
    * Lucene keeps documents of one workspace in the order they were added, so hits that tie on
    * rank and date keep the order they had before.
    */
