@@ -153,13 +153,13 @@ public final class ChangeHistory {
   /** A deleted workspace: its history goes, and no row of it is written again. */
   void purge(long workspaceId) throws SQLException {
     purgedWorkspaces.add(workspaceId);
-    exec("DELETE FROM change_feed WHERE workspace_id = ?", workspaceId);
+    new Sql("DELETE FROM change_feed WHERE workspace_id = ?", workspaceId).update(c);
   }
 
   /** A deleted user: the history of what that user saw goes (its keys are revoked, so nobody could read it). */
   void purge(long workspaceId, String viewer) throws SQLException {
     purgedViewers.add(new Audience(workspaceId, viewer));
-    exec("DELETE FROM change_feed WHERE workspace_id = ? AND viewer = ?", workspaceId, viewer);
+    new Sql("DELETE FROM change_feed WHERE workspace_id = ? AND viewer = ?", workspaceId, viewer).update(c);
   }
 
   /**
@@ -198,7 +198,7 @@ public final class ChangeHistory {
       }
       if (pending > 0) feed.executeBatch();
     }
-    exec("UPDATE change_state SET imported = imported + 1"); // Db.knownImportCount
+    new Sql("UPDATE change_state SET imported = imported + 1").update(c); // Db.knownImportCount
     prune(at, keep);
   }
 
@@ -264,16 +264,9 @@ public final class ChangeHistory {
       }
     }
     if (cut < 0) return;
-    exec("DELETE FROM change_feed WHERE seq <= ?", cut);
-    exec("DELETE FROM change_log WHERE seq <= ?", cut);
-    exec("UPDATE change_state SET pruned_through = ? WHERE pruned_through < ?", cut, cut);
-  }
-
-  private void exec(String sql, Object... values) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
-      ps.executeUpdate();
-    }
+    new Sql("DELETE FROM change_feed WHERE seq <= ?", cut).update(c);
+    new Sql("DELETE FROM change_log WHERE seq <= ?", cut).update(c);
+    new Sql("UPDATE change_state SET pruned_through = ? WHERE pruned_through < ?", cut, cut).update(c);
   }
 
   // ---------------------------------------------------------------- readers

@@ -168,7 +168,8 @@ final class RecordWriter implements AutoCloseable {
 
   /**
    * A delete line (decisions.md "Deleting data"), scoped to its workspace: a meeting or company
-   * of another workspace, or anything that does not exist, is left alone (replays are safe).
+   * of another workspace, or anything that does not exist, is left alone (replays are safe). Its
+   * statements are prepared each time: deletes are rare next to upserts.
    */
   void delete(JsonNode n) throws SQLException, MeetingGroup.Conflict {
     group.flush();
@@ -178,8 +179,8 @@ final class RecordWriter implements AutoCloseable {
     long workspace = found.get();
     boolean removed = switch (n.get("what").asText()) {
       case "meeting" -> removeMeeting(Ids.canonical(n.get("id").asText()), workspace);
-      case "company" -> update("DELETE FROM company WHERE id = ? AND workspace_id = ?",
-          Ids.canonical(n.get("id").asText()), workspace) > 0; // its domains cascade
+      case "company" -> new Sql("DELETE FROM company WHERE id = ? AND workspace_id = ?",
+          Ids.canonical(n.get("id").asText()), workspace).update(c) > 0; // its domains cascade
       case "user" -> removeUser(workspace, Emails.key(n.get("email").asText()));
       default -> removeWorkspace(workspace, slug);
     };
@@ -203,13 +204,13 @@ final class RecordWriter implements AutoCloseable {
       changes.touching(id);
       changes.unseen(id, workspace, email);
     }
-    update("DELETE FROM meeting_viewer WHERE email = ? AND meeting_id IN (SELECT id FROM meeting WHERE workspace_id = ?)",
-        email, workspace);
+    new Sql("DELETE FROM meeting_viewer WHERE email = ? AND meeting_id IN (SELECT id FROM meeting WHERE workspace_id = ?)",
+        email, workspace).update(c);
     // api_key keeps the email as given: lower() folds ASCII letters only, as Emails.key does
     // (PostgreSQL under the column's "C" collation, SQLite always).
-    int keys = update("UPDATE api_key SET revoked_at = ? WHERE workspace_id = ? AND lower(user_email) = ? AND revoked_at IS NULL",
-        Times.format(Instant.now()), workspace, email);
-    int users = update("DELETE FROM app_user WHERE workspace_id = ? AND email = ?", workspace, email);
+    int keys = new Sql("UPDATE api_key SET revoked_at = ? WHERE workspace_id = ? AND lower(user_email) = ? AND revoked_at IS NULL",
+        Times.format(Instant.now()), workspace, email).update(c);
+    int users = new Sql("DELETE FROM app_user WHERE workspace_id = ? AND email = ?", workspace, email).update(c);
     changes.purge(workspace, email);
     return !seen.isEmpty() || keys > 0 || users > 0;
   }
@@ -221,7 +222,7 @@ final class RecordWriter implements AutoCloseable {
       changes.deleted(id);
     }
     changes.purge(workspace);
-    update("DELETE FROM workspace WHERE id = ?", workspace); // cascades to every row of it, keys included
+    new Sql("DELETE FROM workspace WHERE id = ?", workspace).update(c); // cascades to every row of it, keys included
     workspaceIds.remove(slug);
     return true;
   }
@@ -278,14 +279,6 @@ final class RecordWriter implements AutoCloseable {
   private static void exec(PreparedStatement ps, Object... values) throws SQLException {
     bind(ps, values);
     ps.executeUpdate();
-  }
-
-  /** A statement of a delete line, prepared each time (deletes are rare next to upserts): returns the rows it changed. */
-  private int update(String sql, Object... values) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      bind(ps, values);
-      return ps.executeUpdate();
-    }
   }
 
   private static void batch(PreparedStatement ps, Object... values) throws SQLException {

@@ -58,6 +58,13 @@ public final class Sql {
     return one(c, rs -> rs.getLong(1)).orElse(0L);
   }
 
+  /** Runs a statement that changes rows; returns how many it changed. */
+  public int update(Connection c) throws SQLException {
+    try (PreparedStatement ps = prepare(c)) {
+      return ps.executeUpdate();
+    }
+  }
+
   private PreparedStatement prepare(Connection c) throws SQLException {
     PreparedStatement ps = c.prepareStatement(text.toString());
     for (int i = 0; i < values.size(); i++) ps.setObject(i + 1, values.get(i));
