@@ -88,18 +88,8 @@ public final class ChangeHistory {
   void touching(String id) throws SQLException {
     if (touched.containsKey(id)) return;
     // Preloaded values still hold: every change to a meeting's audience comes here first.
-    Set<Audience> now = atStart.remove(id);
-    if (now == null) {
-      Set<Audience> read = new HashSet<>();
-      new Sql("""
-          SELECT m.workspace_id, v.email FROM meeting m LEFT JOIN meeting_viewer v ON v.meeting_id = m.id
-          WHERE m.id = ?""", id).list(c, rs -> {
-            add(read, rs.getLong(1), rs.getString(2));
-            return null;
-          });
-      now = shared(read);
-    }
-    touched.put(id, new Touch(now));
+    if (!atStart.containsKey(id)) preload(List.of(id));
+    touched.put(id, new Touch(atStart.remove(id)));
   }
 
   /** Whether meeting {@code id}, {@link #touching touched} already, is in the database at this point of the import. */
