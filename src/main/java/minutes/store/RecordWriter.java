@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -134,7 +133,7 @@ final class RecordWriter implements AutoCloseable {
           p.get("source").asText(), p.path("attended").asBoolean(true) ? 1 : 0,
           dateTime(p, "approx_joined_at"), dateTime(p, "approx_left_at"));
     }
-    long tasks = 0;
+    int tasks = 0;
     int current = currentProtocol(n.path("protocols"));
     int index = 0;
     for (JsonNode p : n.path("protocols")) {
@@ -152,9 +151,8 @@ final class RecordWriter implements AutoCloseable {
       }
     }
     // Segments are numbered in time order; equal start times keep the file's order.
-    List<JsonNode> segments = new ArrayList<>();
-    n.path("transcript").forEach(segments::add);
-    segments.sort(Comparator.comparingLong(s -> s.get("start_ms").asLong()));
+    List<JsonNode> segments = n.path("transcript").valueStream()
+        .sorted(Comparator.comparingLong(s -> s.get("start_ms").asLong())).toList();
     int idx = 0;
     for (JsonNode s : segments) {
       batch(insertSegment, id, idx++, s.get("speaker_name").asText(), textOrNull(s, "speaker_email"),
@@ -162,7 +160,7 @@ final class RecordWriter implements AutoCloseable {
           s.get("text").asText());
     }
     changes.written(id, workspaceId, viewers);
-    return 1 + viewers.size() + position + index + (int) tasks + idx;
+    return 1 + viewers.size() + position + index + tasks + idx;
   }
 
 
@@ -267,13 +265,10 @@ final class RecordWriter implements AutoCloseable {
 
   private Optional<Long> knownWorkspace(String slug) throws SQLException {
     Long id = workspaceIds.get(slug);
-    if (id == null) {
-      Optional<Long> found = Db.workspaceId(c, slug);
-      if (found.isEmpty()) return found;
-      id = found.get();
-      workspaceIds.put(slug, id);
-    }
-    return Optional.of(id);
+    if (id != null) return Optional.of(id);
+    Optional<Long> found = Db.workspaceId(c, slug);
+    found.ifPresent(f -> workspaceIds.put(slug, f));
+    return found;
   }
 
   private static void exec(PreparedStatement ps, Object... values) throws SQLException {
