@@ -274,9 +274,4 @@ public final class ChangeHistory {
         .one(c, rs -> new State(rs.getLong(1), rs.getLong(2), rs.getBytes(3)))
         .orElseThrow(() -> new StoreException("change_state has no row: the database was changed by hand", null));
   }
-
-  /** True once any import ran (change_state exists: migration 5). */
-  public static boolean imported(Connection c) throws SQLException {
-    return new Sql("SELECT imported FROM change_state WHERE id = 1").count(c) > 0;
-  }
 }
