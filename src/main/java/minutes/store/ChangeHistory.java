@@ -24,9 +24,8 @@ import java.util.Set;
  * and writes only that net change when the import ends: an audience never learns of a state
  * that was never committed (a meeting created and deleted by one file, a viewer added and taken
  * away again). Memory: one small entry per meeting the import touches, its audiences before
- * and after being sets shared by every meeting with the same ones: with two sets of its own
- * per meeting, 20,000 meetings needed 24-32 MB of heap to import instead of 12-16, and one file
- * of 200,000 ran out of 128 MB (2026-11-26). The static readers are for servers.
+ * and after being sets shared by every meeting with the same ones (two sets of its own per
+ * meeting doubled an import's heap). The static readers are for servers.
  */
 public final class ChangeHistory {
   /** The viewer of a workspace's own keys, which see every meeting of it. */

@@ -15,10 +15,9 @@ import java.util.Optional;
  * and readers keep the indexes of their own snapshot meanwhile.
  *
  * <p>Why: the task order index ({@code action_item_order}) puts each task at the place of its
- * due date, a random place in an index of 620 MB at 4,000,000 tasks, and keeping it up to date
- * row by row made a first import slow down as it grew (13.5 to 7.8 MB/s over 200,000 meetings,
- * all of it SQLite's CPU); built at the end it is a sort of 26 s (docs/BENCHMARKS.md,
- * "Import into empty tables"). Only indexes that reads use are deferred: no foreign key's
+ * due date, a random place in a large index, and keeping it up to date row by row made a first
+ * import slow down as it grew; built at the end it is one sort (docs/BENCHMARKS.md, "Figures
+ * behind code comments"). Only indexes that reads use are deferred: no foreign key's
  * cascade and no statement of the import looks anything up through them, so a meeting
  * replaced within the same file costs what it did. Not thread-safe; one per import.
  */
