@@ -170,13 +170,13 @@ public final class ChangeHistory {
         if (seq == null) continue;
         for (Audience a : t.after) {
           if (t.content || !t.before.contains(a)) {
-            row(feed, a, seq, e.getKey(), UPSERT, when);
+            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), UPSERT, when).addBatch();
             pending++;
           }
         }
         for (Audience a : t.before) {
           if (!t.after.contains(a) && !purged(a)) {
-            row(feed, a, seq, e.getKey(), DELETE, when);
+            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), DELETE, when).addBatch();
             pending++;
           }
         }
@@ -198,14 +198,12 @@ public final class ChangeHistory {
    * the highest number before it is its own. One round trip per entry made PostgreSQL's import slow.
    */
   private Map<String, Long> numbered(String when) throws SQLException {
-    long last = new Sql("SELECT coalesce(max(seq), 0) FROM change_log").one(c, rs -> rs.getLong(1)).orElseThrow();
+    long last = Db.dataVersion(c);
     int pending = 0;
     try (PreparedStatement log = c.prepareStatement("INSERT INTO change_log(meeting_id, changed_at) VALUES (?, ?)")) {
       for (Map.Entry<String, Touch> e : touched.entrySet()) {
         if (e.getValue().before.isEmpty() && e.getValue().after.isEmpty()) continue;
-        log.setString(1, e.getKey());
-        log.setString(2, when);
-        log.addBatch();
+        Sql.bind(log, e.getKey(), when).addBatch();
         if (++pending >= BATCH) {
           log.executeBatch();
           pending = 0;
@@ -220,17 +218,6 @@ public final class ChangeHistory {
 
   private boolean purged(Audience a) {
     return purgedWorkspaces.contains(a.workspaceId()) || purgedViewers.contains(a);
-  }
-
-  private static void row(PreparedStatement feed, Audience a, long seq, String meetingId, String change, String when)
-      throws SQLException {
-    feed.setLong(1, a.workspaceId());
-    feed.setString(2, a.viewer());
-    feed.setLong(3, seq);
-    feed.setString(4, meetingId);
-    feed.setString(5, change);
-    feed.setString(6, when);
-    feed.addBatch();
   }
 
   /**

@@ -272,17 +272,11 @@ final class RecordWriter implements AutoCloseable {
   }
 
   private static void exec(PreparedStatement ps, Object... values) throws SQLException {
-    bind(ps, values);
-    ps.executeUpdate();
+    Sql.bind(ps, values).executeUpdate();
   }
 
   private static void batch(PreparedStatement ps, Object... values) throws SQLException {
-    bind(ps, values);
-    ps.addBatch();
-  }
-
-  private static void bind(PreparedStatement ps, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
+    Sql.bind(ps, values).addBatch();
   }
 
   static String textOrNull(JsonNode n, String name) {

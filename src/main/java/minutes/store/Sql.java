@@ -65,6 +65,12 @@ public final class Sql {
     }
   }
 
+  /** Binds {@code values} to a statement prepared once and run many times, as an import's are. */
+  static PreparedStatement bind(PreparedStatement ps, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
+    return ps;
+  }
+
   private PreparedStatement prepare(Connection c) throws SQLException {
     PreparedStatement ps = c.prepareStatement(text.toString());
     for (int i = 0; i < values.size(); i++) ps.setObject(i + 1, values.get(i));
