@@ -255,8 +255,7 @@ public final class ChangeHistory {
 
   /** The one change_state row with the newest number, in one statement (one round trip for a feed page). */
   public static State state(Connection c) throws SQLException {
-    return new Sql("SELECT pruned_through, (SELECT coalesce(max(seq), 0) FROM change_log), cursor_key FROM change_state"
-        + " WHERE id = 1")
+    return new Sql("SELECT pruned_through, " + Db.DATA_VERSION_VALUE + ", cursor_key FROM change_state WHERE id = 1")
         .one(c, rs -> new State(rs.getLong(1), rs.getLong(2), rs.getBytes(3)))
         .orElseThrow(() -> new StoreException("change_state has no row: the database was changed by hand", null));
   }
