@@ -18,7 +18,7 @@ import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.ChangeHistory;
+import minutes.store.Db;
 import minutes.store.Store;
 import minutes.store.Migrations;
 import minutes.store.Sql;
@@ -116,7 +116,7 @@ final class ServeCommand implements Callable<Integer> {
       Set<String> tables = store.dialect().tables(c);
       if (!tables.contains("workspace")) return true;
       if (new Sql("SELECT 1 FROM workspace LIMIT 1").one(c, rs -> true).isPresent()) return false;
-      return !tables.contains("change_state") || !ChangeHistory.imported(c);
+      return !tables.contains("change_state") || Db.knownImportCount(c).orElse(0L) == 0;
     }
   }
 

@@ -24,9 +24,8 @@ import java.util.Set;
  * and writes only that net change when the import ends: an audience never learns of a state
  * that was never committed (a meeting created and deleted by one file, a viewer added and taken
  * away again). Memory: one small entry per meeting the import touches, its audiences before
- * and after being sets shared by every meeting with the same ones: with two sets of its own
- * per meeting, 20,000 meetings needed 24-32 MB of heap to import instead of 12-16, and one file
- * of 200,000 ran out of 128 MB (2026-11-26). The static readers are for servers.
+ * and after being sets shared by every meeting with the same ones (two sets of its own per
+ * meeting doubled an import's heap). The static readers are for servers.
  */
 public final class ChangeHistory {
   /** The viewer of a workspace's own keys, which see every meeting of it. */
@@ -88,18 +87,8 @@ public final class ChangeHistory {
   void touching(String id) throws SQLException {
     if (touched.containsKey(id)) return;
     // Preloaded values still hold: every change to a meeting's audience comes here first.
-    Set<Audience> now = atStart.remove(id);
-    if (now == null) {
-      Set<Audience> read = new HashSet<>();
-      new Sql("""
-          SELECT m.workspace_id, v.email FROM meeting m LEFT JOIN meeting_viewer v ON v.meeting_id = m.id
-          WHERE m.id = ?""", id).list(c, rs -> {
-            add(read, rs.getLong(1), rs.getString(2));
-            return null;
-          });
-      now = shared(read);
-    }
-    touched.put(id, new Touch(now));
+    if (!atStart.containsKey(id)) preload(List.of(id));
+    touched.put(id, new Touch(atStart.remove(id)));
   }
 
   /** Whether meeting {@code id}, {@link #touching touched} already, is in the database at this point of the import. */
@@ -153,13 +142,13 @@ public final class ChangeHistory {
   /** A deleted workspace: its history goes, and no row of it is written again. */
   void purge(long workspaceId) throws SQLException {
     purgedWorkspaces.add(workspaceId);
-    exec("DELETE FROM change_feed WHERE workspace_id = ?", workspaceId);
+    new Sql("DELETE FROM change_feed WHERE workspace_id = ?", workspaceId).update(c);
   }
 
   /** A deleted user: the history of what that user saw goes (its keys are revoked, so nobody could read it). */
   void purge(long workspaceId, String viewer) throws SQLException {
     purgedViewers.add(new Audience(workspaceId, viewer));
-    exec("DELETE FROM change_feed WHERE workspace_id = ? AND viewer = ?", workspaceId, viewer);
+    new Sql("DELETE FROM change_feed WHERE workspace_id = ? AND viewer = ?", workspaceId, viewer).update(c);
   }
 
   /**
@@ -181,13 +170,13 @@ public final class ChangeHistory {
         if (seq == null) continue;
         for (Audience a : t.after) {
           if (t.content || !t.before.contains(a)) {
-            row(feed, a, seq, e.getKey(), UPSERT, when);
+            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), UPSERT, when).addBatch();
             pending++;
           }
         }
         for (Audience a : t.before) {
           if (!t.after.contains(a) && !purged(a)) {
-            row(feed, a, seq, e.getKey(), DELETE, when);
+            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), DELETE, when).addBatch();
             pending++;
           }
         }
@@ -198,7 +187,7 @@ public final class ChangeHistory {
       }
       if (pending > 0) feed.executeBatch();
     }
-    exec("UPDATE change_state SET imported = imported + 1"); // Db.knownImportCount
+    new Sql("UPDATE change_state SET imported = imported + 1").update(c); // Db.knownImportCount
     prune(at, keep);
   }
 
@@ -209,14 +198,12 @@ public final class ChangeHistory {
    * the highest number before it is its own. One round trip per entry made PostgreSQL's import slow.
    */
   private Map<String, Long> numbered(String when) throws SQLException {
-    long last = new Sql("SELECT coalesce(max(seq), 0) FROM change_log").one(c, rs -> rs.getLong(1)).orElseThrow();
+    long last = Db.dataVersion(c);
     int pending = 0;
     try (PreparedStatement log = c.prepareStatement("INSERT INTO change_log(meeting_id, changed_at) VALUES (?, ?)")) {
       for (Map.Entry<String, Touch> e : touched.entrySet()) {
         if (e.getValue().before.isEmpty() && e.getValue().after.isEmpty()) continue;
-        log.setString(1, e.getKey());
-        log.setString(2, when);
-        log.addBatch();
+        Sql.bind(log, e.getKey(), when).addBatch();
         if (++pending >= BATCH) {
           log.executeBatch();
           pending = 0;
@@ -231,17 +218,6 @@ public final class ChangeHistory {
 
   private boolean purged(Audience a) {
     return purgedWorkspaces.contains(a.workspaceId()) || purgedViewers.contains(a);
-  }
-
-  private static void row(PreparedStatement feed, Audience a, long seq, String meetingId, String change, String when)
-      throws SQLException {
-    feed.setLong(1, a.workspaceId());
-    feed.setString(2, a.viewer());
-    feed.setLong(3, seq);
-    feed.setString(4, meetingId);
-    feed.setString(5, change);
-    feed.setString(6, when);
-    feed.addBatch();
   }
 
   /**
@@ -264,16 +240,9 @@ public final class ChangeHistory {
       }
     }
     if (cut < 0) return;
-    exec("DELETE FROM change_feed WHERE seq <= ?", cut);
-    exec("DELETE FROM change_log WHERE seq <= ?", cut);
-    exec("UPDATE change_state SET pruned_through = ? WHERE pruned_through < ?", cut, cut);
-  }
-
-  private void exec(String sql, Object... values) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
-      ps.executeUpdate();
-    }
+    new Sql("DELETE FROM change_feed WHERE seq <= ?", cut).update(c);
+    new Sql("DELETE FROM change_log WHERE seq <= ?", cut).update(c);
+    new Sql("UPDATE change_state SET pruned_through = ? WHERE pruned_through < ?", cut, cut).update(c);
   }
 
   // ---------------------------------------------------------------- readers
@@ -286,14 +255,8 @@ public final class ChangeHistory {
 
   /** The one change_state row with the newest number, in one statement (one round trip for a feed page). */
   public static State state(Connection c) throws SQLException {
-    return new Sql("SELECT pruned_through, (SELECT coalesce(max(seq), 0) FROM change_log), cursor_key FROM change_state"
-        + " WHERE id = 1")
+    return new Sql("SELECT pruned_through, " + Db.DATA_VERSION_VALUE + ", cursor_key FROM change_state WHERE id = 1")
         .one(c, rs -> new State(rs.getLong(1), rs.getLong(2), rs.getBytes(3)))
         .orElseThrow(() -> new StoreException("change_state has no row: the database was changed by hand", null));
-  }
-
-  /** True once any import ran (change_state exists: migration 5). */
-  public static boolean imported(Connection c) throws SQLException {
-    return new Sql("SELECT imported FROM change_state WHERE id = 1").count(c) > 0;
   }
 }

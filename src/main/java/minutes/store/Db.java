@@ -1,6 +1,5 @@
 package minutes.store;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,17 +18,12 @@ public final class Db implements AutoCloseable {
   public static final int BACKGROUND_CONNECTIONS = 3;
 
   private final Store store;
-  private final HikariDataSource requestPool;
-  private final HikariDataSource backgroundPool;
-  private final StatementLimit limit;
+  private final Store.ReadPools pools;
 
   /** {@code statementTimeout} limits each statement of {@link #readForRequest}; background work has no limit. */
   private Db(Store store, int poolSize, Duration statementTimeout) {
     this.store = store;
-    Store.ReadPools pools = store.readPools(poolSize, statementTimeout);
-    requestPool = pools.requests();
-    backgroundPool = pools.background();
-    limit = pools.limit();
+    pools = store.readPools(poolSize, statementTimeout);
   }
 
   /** Opens the database for commands, without time limits; a SQLite file must exist (see {@link Store#ensureCreated}). */
@@ -56,7 +50,7 @@ public final class Db implements AutoCloseable {
 
   /** A pooled read-only connection without a time limit, for background work; close it to return it. */
   public Connection read() throws SQLException {
-    return backgroundPool.getConnection();
+    return pools.background().getConnection();
   }
 
   public Store store() {
@@ -68,7 +62,7 @@ public final class Db implements AutoCloseable {
    * statement time limit ({@link StatementLimit#isTimeout} tells that failure). Close it to return it.
    */
   public Connection readForRequest() throws SQLException {
-    return limit.limit(requestPool.getConnection());
+    return pools.limit().limit(pools.requests().getConnection());
   }
 
   /** "URL table" of the tables seen by {@link #ifTableExists}: no migration drops one, so one look is enough. */
@@ -144,7 +138,7 @@ public final class Db implements AutoCloseable {
 
   @Override
   public void close() {
-    if (backgroundPool != requestPool) backgroundPool.close();
-    requestPool.close();
+    if (pools.background() != pools.requests()) pools.background().close();
+    pools.requests().close();
   }
 }

@@ -1,12 +1,11 @@
 package minutes.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Indexes that an import into empty tables builds after its rows instead of with them: each is
@@ -16,10 +15,9 @@ import java.util.List;
  * and readers keep the indexes of their own snapshot meanwhile.
  *
  * <p>Why: the task order index ({@code action_item_order}) puts each task at the place of its
- * due date, a random place in an index of 620 MB at 4,000,000 tasks, and keeping it up to date
- * row by row made a first import slow down as it grew (13.5 to 7.8 MB/s over 200,000 meetings,
- * all of it SQLite's CPU); built at the end it is a sort of 26 s (docs/BENCHMARKS.md,
- * "Import into empty tables"). Only indexes that reads use are deferred: no foreign key's
+ * due date, a random place in a large index, and keeping it up to date row by row made a first
+ * import slow down as it grew; built at the end it is one sort (docs/BENCHMARKS.md, "Figures
+ * behind code comments"). Only indexes that reads use are deferred: no foreign key's
  * cascade and no statement of the import looks anything up through them, so a meeting
  * replaced within the same file costs what it did. Not thread-safe; one per import.
  */
@@ -39,23 +37,13 @@ final class DeferredIndexes {
   /** In the import's transaction: drops each named index of SQLite's whose table is empty. */
   static DeferredIndexes dropOnEmptyTables(Connection c, List<String> names) throws SQLException {
     List<String> dropped = new ArrayList<>();
-    try (PreparedStatement find = c.prepareStatement(
-        "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND name = ?");
-        Statement st = c.createStatement()) {
-      for (String name : names) {
-        find.setString(1, name);
-        String table, definition;
-        try (ResultSet rs = find.executeQuery()) {
-          if (!rs.next()) continue;
-          table = rs.getString(1);
-          definition = rs.getString(2);
-        }
-        try (ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM \"" + table + "\")")) {
-          if (rs.next() && rs.getBoolean(1)) continue;
-        }
-        st.execute("DROP INDEX \"" + name + "\"");
-        dropped.add(definition);
-      }
+    for (String name : names) {
+      Optional<String[]> index = new Sql("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND name = ?", name)
+          .one(c, rs -> new String[] {rs.getString(1), rs.getString(2)});
+      if (index.isEmpty()) continue;
+      if (new Sql("SELECT EXISTS (SELECT 1 FROM \"" + index.get()[0] + "\")").count(c) > 0) continue;
+      new Sql("DROP INDEX \"" + name + "\"").update(c);
+      dropped.add(index.get()[1]);
     }
     return new DeferredIndexes(List.copyOf(dropped));
   }

@@ -103,8 +103,8 @@ public enum Dialect {
 
     /**
      * From the catalog, not information_schema.columns: the schema watch runs it on a request's
-     * connection, under the request's statement time limit, and on a new connection the view took
-     * 9-12 ms against 3 ms for this (2026-11-26), past the 5 ms limit a test sets.
+     * connection, under the request's statement time limit, which the view's slowness on a new
+     * connection could exceed (docs/BENCHMARKS.md, "Figures behind code comments").
      */
     @Override
     String columnsQuery() {
@@ -131,12 +131,6 @@ public enum Dialect {
     }
 
     /**
-     * Writers take turns, as on SQLite: change_log numbers are handed out when a row is
-     * inserted, so two imports committing out of order could let a node that follows the log
-     * pass a number whose rows become visible only later. With one writer at a time, numbers
-     * are committed in order. The lock is released by the commit or rollback.
-     */
-    /**
      * Minutes and transcripts go to TOAST compressed; lz4 costs a fraction of the default pglz's
      * CPU (import 7.4 to 8.3 MB/s, docs/BENCHMARKS.md). A server without it (PostgreSQL 13, or
      * built without lz4) keeps its default: the setting is refused and the import goes on.
@@ -156,6 +150,12 @@ public enum Dialect {
       return DeferredIndexes.NONE;
     }
 
+    /**
+     * Writers take turns, as on SQLite: change_log numbers are handed out when a row is
+     * inserted, so two imports committing out of order could let a node that follows the log
+     * pass a number whose rows become visible only later. With one writer at a time, numbers
+     * are committed in order. The lock is released by the commit or rollback.
+     */
     @Override
     public void lockForWriting(Connection c) throws SQLException {
       try (var st = c.createStatement()) {
@@ -180,16 +180,14 @@ public enum Dialect {
     @Override
     public Erasure eraseDeleted(Connection c, String mark, Duration patience) throws SQLException {
       long started = System.nanoTime();
-      boolean clear = false;
-      while (!clear) {
+      boolean clear;
+      do {
         // age() compares transaction ids across wrap-around: a snapshot whose xmin is at or
         // before the import's id may still see what it deleted.
         clear = new Sql("""
             SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
               AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(?::text::xid8::xid)""", mark).count(c) == 0;
-        if (!clear && System.nanoTime() - started > patience.toNanos()) break;
-        if (!clear) pause();
-      }
+      } while (!clear && System.nanoTime() - started <= patience.toNanos() && pause());
       // VACUUM leaves the dead tuples of a page another reader holds pinned at that moment (even
       // one whose snapshot is newer than the delete) and counts them as missed, in n_dead_tup
       // with those still visible to a snapshot: so vacuum again until none is left.
@@ -329,11 +327,10 @@ public enum Dialect {
   /**
    * The page cache of an import's connection on SQLite, in KiB: an eighth of the machine's
    * memory, from 256 MB to 4 GB. Tasks and participants are keyed by random UUIDs, so their
-   * index pages are touched all over the file, and those indexes grow with the data (about 1.5
-   * GB at 100,000 meetings): with a cache smaller than them, most inserts re-read a page and
-   * spill one. A fixed 256 MB served 20,000 meetings (18.9 MB/s; 20.1 with 3 GB), but one import
-   * of 100,000 wrote its database at under half that rate (docs/BENCHMARKS.md, "Ten times the
-   * size"). SQLite takes cache pages as it uses them, so a small import costs no more.
+   * index pages are touched all over the file, and those indexes grow with the data: with a
+   * cache smaller than them, most inserts re-read a page and spill one, so a fixed cache slowed
+   * large imports down (docs/BENCHMARKS.md, "Figures behind code comments"). SQLite takes cache
+   * pages as it uses them, so a small import costs no more.
    */
   static long importCacheKib(long physicalMemoryBytes) {
     long eighth = physicalMemoryBytes / 8 / 1024;

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -34,7 +35,7 @@ final class ImportValidator {
       problem("kind", "each line must be a JSON object with a kind");
       return;
     }
-    String kind = n.path("kind").isTextual() ? n.get("kind").asText() : null;
+    String kind = n.path("kind").textValue();
     if (kind == null) {
       problem("kind", "kind is required: workspace, user, company, meeting or delete");
       return;
@@ -44,7 +45,7 @@ final class ImportValidator {
         fields(n, "", Set.of("kind", "slug", "name", "domains"));
         slug(n, "slug");
         text(n, "", "name", true);
-        domains(n, "", "domains");
+        domains(n);
       }
       case "user" -> {
         fields(n, "", Set.of("kind", "workspace", "email", "name"));
@@ -57,7 +58,7 @@ final class ImportValidator {
         slug(n, "workspace");
         uuid(n, "", "id", true);
         text(n, "", "name", true);
-        domains(n, "", "domains");
+        domains(n);
       }
       case "meeting" -> meeting(n);
       case "delete" -> delete(n);
@@ -67,7 +68,7 @@ final class ImportValidator {
 
   /** decisions.md "Deleting data": a meeting or company by id, a user by email, a workspace alone. */
   private void delete(JsonNode n) {
-    String what = n.path("what").isTextual() ? n.get("what").asText() : "";
+    String what = n.path("what").textValue();
     switch (what) {
       case "meeting", "company" -> {
         fields(n, "", Set.of("kind", "what", "workspace", "id"));
@@ -83,7 +84,7 @@ final class ImportValidator {
         fields(n, "", Set.of("kind", "what", "workspace"));
         slug(n, "workspace");
       }
-      default -> problem("what", "what is required and must be meeting, company, user or workspace");
+      case null, default -> problem("what", "what is required and must be meeting, company, user or workspace");
     }
   }
 
@@ -124,18 +125,13 @@ final class ImportValidator {
     email(n, "", "organizer_email", false);
     dateTime(n, "", "created_at", true);
     uuid(n, "", "template_id", false);
-    int i = 0;
-    for (JsonNode e : array(n, "", "visible_to")) {
-      if (!e.isTextual() || !Emails.isEmail(e.asText())) problem("visible_to[" + i + "]", "must be an email address");
-      i++;
-    }
-    i = 0;
-    for (JsonNode p : array(n, "", "participants")) participant(p, "participants[" + i++ + "].");
-    i = 0;
+    each(n, "", "visible_to", (e, path) -> {
+      if (!e.isTextual() || !Emails.isEmail(e.asText())) problem(path, "must be an email address");
+    });
+    each(n, "", "participants", (p, path) -> participant(p, path + "."));
     Set<String> ids = new HashSet<>();
-    for (JsonNode p : array(n, "", "protocols")) protocol(p, "protocols[" + i++ + "].", ids);
-    i = 0;
-    for (JsonNode s : array(n, "", "transcript")) segment(s, "transcript[" + i++ + "].");
+    each(n, "", "protocols", (p, path) -> protocol(p, path + ".", ids));
+    each(n, "", "transcript", (s, path) -> segment(s, path + "."));
   }
 
   private void participant(JsonNode p, String at) {
@@ -157,21 +153,21 @@ final class ImportValidator {
     if (!p.path("content_md").isTextual()) problem(at + "content_md", "content_md is required and must be a string");
     dateTime(p, at, "generated_at", true);
     dateTime(p, at, "edited_at", false);
-    int i = 0;
-    for (JsonNode t : array(p, at, "action_items")) {
-      String tat = at + "action_items[" + i++ + "].";
-      if (!object(t, tat)) continue;
-      fields(t, tat, Set.of("id", "task", "owner_name", "due", "verdict", "status"));
-      unique(uuid(t, tat, "id", true), tat + "id", ids);
-      text(t, tat, "task", true);
-      text(t, tat, "owner_name", false);
-      JsonNode due = t.get("due");
-      if (due != null && !due.isNull() && (!due.isTextual() || Times.parseDate(due.asText()) == null)) {
-        problem(tat + "due", "due must be a date in the form YYYY-MM-DD or null");
-      }
-      oneOf(t, tat, "verdict", Vocabulary.VERDICTS);
-      oneOf(t, tat, "status", Vocabulary.TASK_STATUSES);
+    each(p, at, "action_items", (t, path) -> task(t, path + ".", ids));
+  }
+
+  private void task(JsonNode t, String at, Set<String> ids) {
+    if (!object(t, at)) return;
+    fields(t, at, Set.of("id", "task", "owner_name", "due", "verdict", "status"));
+    unique(uuid(t, at, "id", true), at + "id", ids);
+    text(t, at, "task", true);
+    text(t, at, "owner_name", false);
+    JsonNode due = t.get("due");
+    if (due != null && !due.isNull() && (!due.isTextual() || Times.parseDate(due.asText()) == null)) {
+      problem(at + "due", "due must be a date in the form YYYY-MM-DD or null");
     }
+    oneOf(t, at, "verdict", Vocabulary.VERDICTS);
+    oneOf(t, at, "status", Vocabulary.TASK_STATUSES);
   }
 
   private void segment(JsonNode s, String at) {
@@ -208,14 +204,15 @@ final class ImportValidator {
     return false;
   }
 
-  private Iterable<JsonNode> array(JsonNode n, String at, String name) {
+  /** Checks each element of array {@code name}, if there is one, with its path ({@code name[i]}). */
+  private void each(JsonNode n, String at, String name, BiConsumer<JsonNode, String> check) {
     JsonNode v = n.get(name);
-    if (v == null || v.isNull()) return List.of();
+    if (v == null || v.isNull()) return;
     if (!v.isArray()) {
       problem(at + name, name + " must be an array");
-      return List.of();
+      return;
     }
-    return v;
+    for (int i = 0; i < v.size(); i++) check.accept(v.get(i), at + name + "[" + i + "]");
   }
 
   private void slug(JsonNode n, String name) {
@@ -274,14 +271,10 @@ final class ImportValidator {
     return t;
   }
 
-  private void domains(JsonNode n, String at, String name) {
-    int i = 0;
-    for (JsonNode d : array(n, at, name)) {
-      if (!d.isTextual() || !DOMAIN.matcher(d.asText()).matches()) {
-        problem(at + name + "[" + i + "]", "must be a domain name such as example.com");
-      }
-      i++;
-    }
+  private void domains(JsonNode n) {
+    each(n, "", "domains", (d, path) -> {
+      if (!d.isTextual() || !DOMAIN.matcher(d.asText()).matches()) problem(path, "must be a domain name such as example.com");
+    });
   }
 
   private void problem(String field, String message) {

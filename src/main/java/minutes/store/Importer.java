@@ -12,14 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,9 +100,7 @@ public final class Importer {
     Migrations.migrate(store);
     long totalBytes = 0;
     for (Path f : files) totalBytes += Files.size(f);
-    Set<String> meetings = validate(files, totalBytes);
-    Summary s = write(files, totalBytes, meetings);
-    return new Summary(s.lines, s.workspaces, s.users, s.companies, s.meetings, s.tasks, s.deletes, s.erasure, totalBytes, (System.nanoTime() - started) / 1e9);
+    return write(files, totalBytes, validate(files, totalBytes), started);
   }
 
   // ---------------------------------------------------------------- pass 1: check
@@ -170,7 +166,8 @@ public final class Importer {
 
   // ---------------------------------------------------------------- pass 2: write
 
-  private Summary write(List<Path> files, long totalBytes, Set<String> meetings) throws IOException, SQLException {
+  private Summary write(List<Path> files, long totalBytes, Set<String> meetings, long started)
+      throws IOException, SQLException {
     long[] counts = new long[7]; // lines, workspaces, users, companies, meetings, tasks, deletes
     long deletions;
     String mark;
@@ -228,7 +225,7 @@ public final class Importer {
         erasure = dialect.eraseDeleted(c, mark, ERASURE_PATIENCE);
       }
       return new Summary(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], erasure,
-          totalBytes, 0);
+          totalBytes, (System.nanoTime() - started) / 1e9);
     }
   }
 

@@ -16,9 +16,8 @@ import java.util.Map;
  * record names the shape: its components, in order and in snake_case, are the keys, so the
  * shape has one description. Only for records of text fields, and every column used is text.
  * Both stores select the columns and {@link TextObjectWriter} writes the row from their bytes,
- * as SQLite's json_object would. Rendered by the database instead, a 100-task page cost
- * PostgreSQL 1.15 ms of CPU against 0.53 and took 3.2 ms against 0.8; SQLite's json_object
- * saved 0.12 ms of the 0.55 (2,000 meetings, RowRenderingBench, 2026-11-27): one way for both.
+ * as SQLite's json_object would: rendered by the database instead, a page cost PostgreSQL twice
+ * the CPU, and SQLite's json_object saved little (docs/BENCHMARKS.md): one way for both.
  */
 public final class JsonRows {
   private static final PropertyNamingStrategies.NamingBase NAMES = new PropertyNamingStrategies.SnakeCaseStrategy();

@@ -14,8 +14,7 @@ import java.util.Arrays;
 
 /**
  * A JSON value written by {@link JsonRows}, put into an answer as it is. It stays UTF-8 bytes:
- * decoding a row into a String and encoding that again was a quarter of the Java time of a
- * 100-row task page (JFR, 2026-11-22).
+ * decoding a row into a String and encoding it again was a large share of a page's Java time.
  */
 public record RawJson(byte[] utf8) implements JsonSerializable {
   @Override

@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -134,7 +133,7 @@ final class RecordWriter implements AutoCloseable {
           p.get("source").asText(), p.path("attended").asBoolean(true) ? 1 : 0,
           dateTime(p, "approx_joined_at"), dateTime(p, "approx_left_at"));
     }
-    long tasks = 0;
+    int tasks = 0;
     int current = currentProtocol(n.path("protocols"));
     int index = 0;
     for (JsonNode p : n.path("protocols")) {
@@ -152,9 +151,8 @@ final class RecordWriter implements AutoCloseable {
       }
     }
     // Segments are numbered in time order; equal start times keep the file's order.
-    List<JsonNode> segments = new ArrayList<>();
-    n.path("transcript").forEach(segments::add);
-    segments.sort(Comparator.comparingLong(s -> s.get("start_ms").asLong()));
+    List<JsonNode> segments = n.path("transcript").valueStream()
+        .sorted(Comparator.comparingLong(s -> s.get("start_ms").asLong())).toList();
     int idx = 0;
     for (JsonNode s : segments) {
       batch(insertSegment, id, idx++, s.get("speaker_name").asText(), textOrNull(s, "speaker_email"),
@@ -162,13 +160,14 @@ final class RecordWriter implements AutoCloseable {
           s.get("text").asText());
     }
     changes.written(id, workspaceId, viewers);
-    return 1 + viewers.size() + position + index + (int) tasks + idx;
+    return 1 + viewers.size() + position + index + tasks + idx;
   }
 
 
   /**
    * A delete line (decisions.md "Deleting data"), scoped to its workspace: a meeting or company
-   * of another workspace, or anything that does not exist, is left alone (replays are safe).
+   * of another workspace, or anything that does not exist, is left alone (replays are safe). Its
+   * statements are prepared each time: deletes are rare next to upserts.
    */
   void delete(JsonNode n) throws SQLException, MeetingGroup.Conflict {
     group.flush();
@@ -178,8 +177,8 @@ final class RecordWriter implements AutoCloseable {
     long workspace = found.get();
     boolean removed = switch (n.get("what").asText()) {
       case "meeting" -> removeMeeting(Ids.canonical(n.get("id").asText()), workspace);
-      case "company" -> update("DELETE FROM company WHERE id = ? AND workspace_id = ?",
-          Ids.canonical(n.get("id").asText()), workspace) > 0; // its domains cascade
+      case "company" -> new Sql("DELETE FROM company WHERE id = ? AND workspace_id = ?",
+          Ids.canonical(n.get("id").asText()), workspace).update(c) > 0; // its domains cascade
       case "user" -> removeUser(workspace, Emails.key(n.get("email").asText()));
       default -> removeWorkspace(workspace, slug);
     };
@@ -203,13 +202,13 @@ final class RecordWriter implements AutoCloseable {
       changes.touching(id);
       changes.unseen(id, workspace, email);
     }
-    update("DELETE FROM meeting_viewer WHERE email = ? AND meeting_id IN (SELECT id FROM meeting WHERE workspace_id = ?)",
-        email, workspace);
+    new Sql("DELETE FROM meeting_viewer WHERE email = ? AND meeting_id IN (SELECT id FROM meeting WHERE workspace_id = ?)",
+        email, workspace).update(c);
     // api_key keeps the email as given: lower() folds ASCII letters only, as Emails.key does
     // (PostgreSQL under the column's "C" collation, SQLite always).
-    int keys = update("UPDATE api_key SET revoked_at = ? WHERE workspace_id = ? AND lower(user_email) = ? AND revoked_at IS NULL",
-        Times.format(Instant.now()), workspace, email);
-    int users = update("DELETE FROM app_user WHERE workspace_id = ? AND email = ?", workspace, email);
+    int keys = new Sql("UPDATE api_key SET revoked_at = ? WHERE workspace_id = ? AND lower(user_email) = ? AND revoked_at IS NULL",
+        Times.format(Instant.now()), workspace, email).update(c);
+    int users = new Sql("DELETE FROM app_user WHERE workspace_id = ? AND email = ?", workspace, email).update(c);
     changes.purge(workspace, email);
     return !seen.isEmpty() || keys > 0 || users > 0;
   }
@@ -221,7 +220,7 @@ final class RecordWriter implements AutoCloseable {
       changes.deleted(id);
     }
     changes.purge(workspace);
-    update("DELETE FROM workspace WHERE id = ?", workspace); // cascades to every row of it, keys included
+    new Sql("DELETE FROM workspace WHERE id = ?", workspace).update(c); // cascades to every row of it, keys included
     workspaceIds.remove(slug);
     return true;
   }
@@ -266,35 +265,18 @@ final class RecordWriter implements AutoCloseable {
 
   private Optional<Long> knownWorkspace(String slug) throws SQLException {
     Long id = workspaceIds.get(slug);
-    if (id == null) {
-      Optional<Long> found = Db.workspaceId(c, slug);
-      if (found.isEmpty()) return found;
-      id = found.get();
-      workspaceIds.put(slug, id);
-    }
-    return Optional.of(id);
+    if (id != null) return Optional.of(id);
+    Optional<Long> found = Db.workspaceId(c, slug);
+    found.ifPresent(f -> workspaceIds.put(slug, f));
+    return found;
   }
 
   private static void exec(PreparedStatement ps, Object... values) throws SQLException {
-    bind(ps, values);
-    ps.executeUpdate();
-  }
-
-  /** A statement of a delete line, prepared each time (deletes are rare next to upserts): returns the rows it changed. */
-  private int update(String sql, Object... values) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      bind(ps, values);
-      return ps.executeUpdate();
-    }
+    Sql.bind(ps, values).executeUpdate();
   }
 
   private static void batch(PreparedStatement ps, Object... values) throws SQLException {
-    bind(ps, values);
-    ps.addBatch();
-  }
-
-  private static void bind(PreparedStatement ps, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
+    Sql.bind(ps, values).addBatch();
   }
 
   static String textOrNull(JsonNode n, String name) {

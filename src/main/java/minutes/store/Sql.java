@@ -58,6 +58,19 @@ public final class Sql {
     return one(c, rs -> rs.getLong(1)).orElse(0L);
   }
 
+  /** Runs a statement that changes rows; returns how many it changed. */
+  public int update(Connection c) throws SQLException {
+    try (PreparedStatement ps = prepare(c)) {
+      return ps.executeUpdate();
+    }
+  }
+
+  /** Binds {@code values} to a statement prepared once and run many times, as an import's are. */
+  static PreparedStatement bind(PreparedStatement ps, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
+    return ps;
+  }
+
   private PreparedStatement prepare(Connection c) throws SQLException {
     PreparedStatement ps = c.prepareStatement(text.toString());
     for (int i = 0; i < values.size(); i++) ps.setObject(i + 1, values.get(i));

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -90,9 +89,8 @@ final class SqliteStore extends Store {
   @Override
   public Copier backup() {
     return target -> {
-      try (Connection c = write(); PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
-        ps.setString(1, target.toAbsolutePath().toString());
-        ps.execute();
+      try (Connection c = write()) {
+        new Sql("VACUUM INTO ?", target.toAbsolutePath().toString()).update(c);
       }
       Db.ownerOnly(target, "rw-------");
       return new SqliteStore(target);

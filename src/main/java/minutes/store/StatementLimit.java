@@ -53,16 +53,12 @@ public final class StatementLimit {
     this.limitNanos = limit.toNanos();
   }
 
-  public boolean isOff() {
-    return limitNanos == 0;
-  }
-
   /**
    * The connection with every statement created on it limited; closing it takes the limit off
    * and closes {@code pooled} (returning it to its pool).
    */
   Connection limit(Connection pooled) throws SQLException {
-    if (isOff()) return pooled;
+    if (limitNanos == 0) return pooled;
     Deadline deadline = new Deadline();
     SQLiteConnection raw;
     try {

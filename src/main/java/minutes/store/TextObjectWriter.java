@@ -9,8 +9,7 @@ import java.util.Arrays;
  * every other control character as a backslash-u escape with lower-case hex digits; everything
  * else, UTF-8 above ASCII included, as it is. Jackson cannot be told to do this from bytes (its
  * UTF-8 string writer escapes in upper case whatever escapes it is given), and reading each
- * value as a String for it spent 13 % of a 100-task page's Java samples on decoding alone (JFR,
- * PostgreSQL, 2026-11-26).
+ * value as a String for it spent a good part of a task page's Java time on decoding alone.
  * Not thread-safe: one per row being written.
  */
 final class TextObjectWriter {
