@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Import speed, this checkout against another commit, alternating jars (A B, A B, ...): each
+# round imports the same generated corpus into a fresh database with each jar, on SQLite and on
+# a PostgreSQL server started here (durable, as bench/api-bench.sh runs it). Prints per store and
+# jar the median of the import's own MB/s (its summary line: input bytes over its seconds) and of
+# the whole command's CPU seconds, and the ratio this/other. The corpus (MEETINGS meetings with
+# 4-12 KiB transcripts and 10 tasks each, seed 5) stays in bench/out/import-ab (ignored by git).
+#   [STORES="sqlite postgresql"] bench/import-ab.sh OTHER_REV [ROUNDS] [MEETINGS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OTHER=${1:?usage: bench/import-ab.sh OTHER_REV [ROUNDS] [MEETINGS]}
+ROUNDS=${2:-3}
+MEETINGS=${3:-4000}
+STORES=${STORES:-sqlite postgresql}
+OUT=bench/out/import-ab
+mkdir -p "$OUT"
+JAVA="$(./run.sh java-home)/bin/java"
+export JAVA_HOME="${JAVA%/bin/java}"
+read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # as run.sh runs import
+source scripts/postgres.sh
+WT=$(mktemp -d)
+cleanup() {
+  git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
+  rm -f target/ab-this.jar target/ab-other.jar
+  pg_stop "$OUT/pg" 2>/dev/null || true
+  rm -rf "$OUT/pg" "$OUT/db"
+}
+trap cleanup EXIT
+
+mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
+git worktree add -q --detach "$WT" "$OTHER"
+(cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" target/ab-other.jar   # finds target/lib
+corpus="$OUT/corpus-$MEETINGS.ndjson"
+if [ ! -f "$corpus" ]; then
+  "$JAVA" -jar target/ab-this.jar generate --meetings "$MEETINGS" --transcript-kb 4-12 --tasks-per-meeting 10 \
+    --workspaces 2 --seed 5 --out "$corpus"
+fi
+echo "corpus: $(du -h "$corpus" | cut -f1), load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+# import JAR STORE: prints "MB/s cpu-seconds" of one import into a fresh database
+import() {
+  local jar=$1 store=$2 line cpu
+  rm -rf "$OUT/db" && mkdir -p "$OUT/db"
+  unset MINUTES_DB_URL MINUTES_DB_PATH
+  if [ "$store" = postgresql ]; then
+    "$PG_BIN/psql" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -c "DROP DATABASE IF EXISTS ab WITH (FORCE)" -c "CREATE DATABASE ab" postgres
+    export MINUTES_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/ab?user=postgres"
+  else
+    export MINUTES_DB_PATH="$OUT/db/minutes.db"
+  fi
+  export MINUTES_INDEX_PATH="$OUT/db/index"
+  line=$( { /usr/bin/time -f 'cpu %U %S' "$JAVA" "${BUILD_OPTS[@]}" -jar "target/ab-$jar.jar" import "$corpus" 2>&1; } \
+    | grep -E '^(imported|cpu)' | tr '\n' ' ')
+  cpu=$(awk '{for (i = 1; i <= NF; i++) if ($i == "cpu") print $(i + 1) + $(i + 2)}' <<<"$line")
+  echo "$(grep -oE '[0-9.]+ MB/s' <<<"$line" | cut -d' ' -f1) $cpu"
+}
+
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+for store in $STORES; do
+  if [ "$store" = postgresql ]; then
+    PG_DURABLE=1 pg_start "$OUT/pg"
+    PG_BIN=$(pg_bin_dir)
+  fi
+  : >"$OUT/$store.txt"
+  for round in $(seq 1 "$ROUNDS"); do
+    for jar in this other; do
+      echo "$jar $(import "$jar" "$store")" | tee -a "$OUT/$store.txt" >&2
+    done
+  done
+  [ "$store" != postgresql ] || pg_stop "$OUT/pg"
+  for jar in this other; do
+    mbs=$(awk -v j=$jar '$1 == j {print $2}' "$OUT/$store.txt" | median)
+    cpu=$(awk -v j=$jar '$1 == j {print $3}' "$OUT/$store.txt" | median)
+    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median $mbs MB/s, $cpu CPU s"
+    eval "${jar}_mbs=$mbs ${jar}_cpu=$cpu"
+  done
+  echo "$store this/other: MB/s $(awk -v a="$this_mbs" -v b="$other_mbs" 'BEGIN {printf "%.2f", a / b}')x, CPU s $(awk -v a="$this_cpu" -v b="$other_cpu" 'BEGIN {printf "%.2f", a / b}')x"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
