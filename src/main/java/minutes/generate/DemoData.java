@@ -98,6 +98,7 @@ public final class DemoData {
     long spokenMs =
         status.equals("ready") || status.equals("processing")
             ? transcript.getLast().endMs()
+            // No transcript to time: each turn's speech plus about the mean pause drawn below (250-1,200 ms).
             : q.turns().stream().mapToLong(t -> MinutesText.speechMs(t.text()) + 700).sum();
     Instant time = Instant.parse(p.time() + ":00Z");
     Instant startsAt = upload ? null : time;
