@@ -29,12 +29,7 @@ public final class SegmentSearch {
 
   /** Validates and analyses q exactly as GET /search does ({@link SearchApi#segmentSearch} answers a refusal). */
   static SegmentSearch parse(String q) throws SearchQuery.Refused {
-    return of(SearchQuery.parse(q, QUERY));
-  }
-
-  /** The search for a query GET /search analysed, for the moments of its hits. */
-  static SegmentSearch of(SearchQuery q) {
-    return new SegmentSearch(q);
+    return new SegmentSearch(SearchQuery.parse(q, QUERY));
   }
 
   /** The trimmed text, echoed as {@code query}. */
