@@ -197,7 +197,7 @@ final class Facets {
         int company = c;
         for (String domain : list.get(c).domains()) {
           // Ascending, each company once: a company holds a domain once (company_domain's key).
-          out.merge(new BytesRef(domain), new int[] {company}, (a, b) -> a[a.length - 1] == company ? a : append(a, company));
+          out.merge(new BytesRef(domain), new int[] {company}, (a, b) -> a[a.length - 1] == company ? a : Passages.append(a, company));
         }
       }
       return out;
@@ -292,11 +292,5 @@ final class Facets {
       }
     }
     return byOrd;
-  }
-
-  private static int[] append(int[] a, int c) {
-    int[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = c;
-    return out;
   }
 }

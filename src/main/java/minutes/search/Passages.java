@@ -131,9 +131,10 @@ final class Passages {
     return p;
   }
 
-  private static int[] append(int[] a, int t) {
+  /** A copy of {@code a} with {@code value} added at its end. */
+  static int[] append(int[] a, int value) {
     int[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = t;
+    out[a.length] = value;
     return out;
   }
 
