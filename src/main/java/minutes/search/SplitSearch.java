@@ -54,11 +54,8 @@ final class SplitSearch implements AutoCloseable {
   SplitSearch(int cores, long splitPositions) {
     this.parts = Math.max(1, Math.min(MAX_PARTS, cores));
     this.splitPositions = splitPositions;
-    this.helpers = parts == 1 ? null : Executors.newFixedThreadPool(parts - 1, r -> {
-      Thread t = new Thread(r, "search-helper");
-      t.setDaemon(true);
-      return t;
-    });
+    this.helpers = parts == 1 ? null
+        : Executors.newFixedThreadPool(parts - 1, Thread.ofPlatform().name("search-helper").daemon().factory());
   }
 
   /**
