@@ -189,8 +189,11 @@ final class Moments {
   /** A segment's speaker and times; {@code text}: its own text when the joined text does not hold it verbatim, else null. */
   record Detail(String speaker, long startMs, Long endMs, String text) {}
 
-  /** A growing or read byte array of variable-length numbers and UTF-8 strings. */
-  private static final class Bytes {
+  /**
+   * A growing or read byte array of variable-length numbers (seven bits a byte, low bits first,
+   * the high bit set on all but the last byte) and UTF-8 strings; also {@link Snippets}' chunk table.
+   */
+  static final class Bytes {
     byte[] bytes;
     int size, at;
 
