@@ -17,14 +17,11 @@ public final class SegmentSearch {
 
   private final SearchQuery query;
   /** Text that the fold of every segment holding all clauses contains; see {@link #mayHold}. */
-  private final List<String> keys = new ArrayList<>();
+  private final List<String> keys;
 
   private SegmentSearch(SearchQuery query) {
     this.query = query;
-    for (String word : query.words()) {
-      String key = key(word);
-      if (!key.isEmpty()) keys.add(key);
-    }
+    this.keys = query.words().stream().map(SegmentSearch::key).filter(key -> !key.isEmpty()).toList();
   }
 
   /** Validates and analyses q exactly as GET /search does ({@link SearchApi#segmentSearch} answers a refusal). */
