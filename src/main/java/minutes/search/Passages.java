@@ -22,9 +22,10 @@ import org.apache.lucene.util.BytesRef;
  * postings (or in a text analysed as the index analyses it, {@link #inText}), and picks the best
  * window for a snippet: the one holding the most different query words. The one matcher of
  * words and phrases at a place: snippets, moments and the transcript search use it; ranking
- * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same places. One instance per leaf, field and request; not thread-safe. Costs time in
- * proportion to the number of matches, never to the length of the text (a 100 KB transcript
- * is never scanned); a phrase is found through its pair terms where it has them
+ * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same
+ * places. One instance per leaf, field and request; not thread-safe. Costs time in proportion
+ * to the number of matches, never to the length of the text (a 100 KB transcript is never
+ * scanned); a phrase is found through its pair terms where it has them
  * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
  * Matches live in reused int arrays, since a common word has hundreds per document.
  */
