@@ -5,10 +5,8 @@ import java.util.ArrayList;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReader;
@@ -30,14 +28,6 @@ import org.apache.lucene.util.BytesRef;
  * Matches live in reused int arrays, since a common word has hundreds per document.
  */
 final class Passages {
-  /** The index's analysis of words, without its pair terms ({@link #inText}). */
-  private static final Analyzer WORDS = new Analyzer() {
-    @Override
-    protected TokenStreamComponents createComponents(String fieldName) {
-      StandardTokenizer source = new StandardTokenizer();
-      return new TokenStreamComponents(source, new FoldingFilter(source));
-    }
-  };
   /** A matched word or phrase: character offsets into the field's text. */
   record Span(int start, int end, int clause) {}
 
@@ -113,7 +103,7 @@ final class Passages {
       int[] of = byTerm.get(p.term[t]);
       byTerm.put(p.term[t], of == null ? new int[] {t} : append(of, t));
     }
-    try (TokenStream ts = WORDS.tokenStream("", text)) {
+    try (TokenStream ts = FoldingFilter.WORDS.tokenStream("", text)) {
       CharTermAttribute token = ts.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       ts.reset();
