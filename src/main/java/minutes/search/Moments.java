@@ -130,10 +130,10 @@ final class Moments {
       out.writeVLong(speakers.size());
       for (String name : speakers) out.writeString(name);
       out.writeVLong(ranges.size);
-      out.write(ranges);
+      out.write(ranges.bytes, ranges.size);
       out.writeVLong(details.size);
-      out.write(details);
-      out.write(jumps);
+      out.write(details.bytes, details.size);
+      out.write(jumps.bytes, jumps.size);
       return Arrays.copyOf(out.bytes, out.size);
     }
 
@@ -218,15 +218,13 @@ final class Moments {
     void writeString(String s) {
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
       writeVLong(utf8.length);
-      ensure(utf8.length);
-      System.arraycopy(utf8, 0, bytes, size, utf8.length);
-      size += utf8.length;
+      write(utf8, utf8.length);
     }
 
-    void write(Bytes other) {
-      ensure(other.size);
-      System.arraycopy(other.bytes, 0, bytes, size, other.size);
-      size += other.size;
+    void write(byte[] from, int length) {
+      ensure(length);
+      System.arraycopy(from, 0, bytes, size, length);
+      size += length;
     }
 
     long readVLong() {
