@@ -197,7 +197,7 @@ final class Facets {
         int company = c;
         for (String domain : list.get(c).domains()) {
           // Ascending, each company once: a company holds a domain once (company_domain's key).
-          out.merge(new BytesRef(domain), new int[] {company}, (a, b) -> a[a.length - 1] == company ? a : append(a, company));
+          out.merge(new BytesRef(domain), new int[] {company}, (a, b) -> a[a.length - 1] == company ? a : Passages.append(a, company));
         }
       }
       return out;
@@ -236,7 +236,8 @@ final class Facets {
     for (FacetsCollector.MatchingDocs m : matches.getMatchingDocs()) {
       if (m.totalHits() == 0 || walked.isEmpty()) continue;
       SortedSetDocValues domains = DocValues.getSortedSet(m.context().reader(), IndexedMeeting.PARTICIPANT_DOMAIN);
-      int[][] byOrd = companiesByOrd(domains, walked);
+      int[][] byOrd = companiesByOrd(domains, walked,
+          domains.getValueCount() <= (long) WALK_PER_COMPANY_DOMAIN * walked.size());
       if (byOrd == null) continue;
       Arrays.fill(lastDoc, -1);
       DocIdSetIterator docs = m.bits().iterator();
@@ -263,15 +264,11 @@ final class Facets {
   }
 
   /**
-   * For each domain ordinal of a segment, the companies (indexes into the list) it
-   * belongs to; null when none does. The segment's domains are walked in order once, unless
-   * they are many more than the companies' ({@link #WALK_PER_COMPANY_DOMAIN}).
+   * For each domain ordinal of a segment, the companies (indexes into the list) it belongs to;
+   * null when none does. {@code walk}: the segment's domains are walked in order once, else each
+   * company domain is looked up among them ({@link #WALK_PER_COMPANY_DOMAIN} chooses); both give
+   * the same.
    */
-  private static int[][] companiesByOrd(SortedSetDocValues domains, Map<BytesRef, int[]> byDomain) throws IOException {
-    return companiesByOrd(domains, byDomain, domains.getValueCount() <= (long) WALK_PER_COMPANY_DOMAIN * byDomain.size());
-  }
-
-  /** The same, the segment's domains walked or the companies' looked up as {@code walk} says (both give the same). */
   static int[][] companiesByOrd(SortedSetDocValues domains, Map<BytesRef, int[]> byDomain, boolean walk) throws IOException {
     if (byDomain.isEmpty()) return null;
     long values = domains.getValueCount();
@@ -295,11 +292,5 @@ final class Facets {
       }
     }
     return byOrd;
-  }
-
-  private static int[] append(int[] a, int c) {
-    int[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = c;
-    return out;
   }
 }

@@ -1,10 +1,8 @@
 package minutes.search;
 
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
@@ -21,6 +19,15 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * shortcut; reindex CPU -9% (docs/BENCHMARKS.md).
  */
 final class FoldingFilter extends TokenFilter {
+  /** The index's analysis of words, without its pair terms: {@link #words}, {@link Passages#inText}. */
+  static final Analyzer WORDS = new Analyzer() {
+    @Override
+    protected TokenStreamComponents createComponents(String fieldName) {
+      StandardTokenizer source = new StandardTokenizer();
+      return new TokenStreamComponents(source, new FoldingFilter(source));
+    }
+  };
+
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private char[] folded = new char[64];
 
@@ -30,17 +37,7 @@ final class FoldingFilter extends TokenFilter {
 
   /** The words of a fixed list as the index holds them (tokenized and folded, without pair terms), in order. */
   static List<String> words(String text) {
-    List<String> out = new ArrayList<>();
-    try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
-      t.setReader(new StringReader(text));
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) out.add(term.toString());
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
-    }
-    return out;
+    return SearchQuery.analyze(WORDS, text);
   }
 
   @Override

@@ -130,10 +130,10 @@ final class Moments {
       out.writeVLong(speakers.size());
       for (String name : speakers) out.writeString(name);
       out.writeVLong(ranges.size);
-      out.write(ranges);
+      out.write(ranges.bytes, ranges.size);
       out.writeVLong(details.size);
-      out.write(details);
-      out.write(jumps);
+      out.write(details.bytes, details.size);
+      out.write(jumps.bytes, jumps.size);
       return Arrays.copyOf(out.bytes, out.size);
     }
 
@@ -189,8 +189,11 @@ final class Moments {
   /** A segment's speaker and times; {@code text}: its own text when the joined text does not hold it verbatim, else null. */
   record Detail(String speaker, long startMs, Long endMs, String text) {}
 
-  /** A growing or read byte array of variable-length numbers and UTF-8 strings. */
-  private static final class Bytes {
+  /**
+   * A growing or read byte array of variable-length numbers (seven bits a byte, low bits first,
+   * the high bit set on all but the last byte) and UTF-8 strings; also {@link Snippets}' chunk table.
+   */
+  static final class Bytes {
     byte[] bytes;
     int size, at;
 
@@ -215,15 +218,13 @@ final class Moments {
     void writeString(String s) {
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
       writeVLong(utf8.length);
-      ensure(utf8.length);
-      System.arraycopy(utf8, 0, bytes, size, utf8.length);
-      size += utf8.length;
+      write(utf8, utf8.length);
     }
 
-    void write(Bytes other) {
-      ensure(other.size);
-      System.arraycopy(other.bytes, 0, bytes, size, other.size);
-      size += other.size;
+    void write(byte[] from, int length) {
+      ensure(length);
+      System.arraycopy(from, 0, bytes, size, length);
+      size += length;
     }
 
     long readVLong() {

@@ -27,21 +27,17 @@ final class Neighbours {
    * frequent German words: 75 codes. Analysed like the index ("was" is held as "wa", "this"
    * as "thi"), so words that analyse alike share one code.
    */
-  private static final List<String> WORDS = analysed("""
+  private static final List<String> WORDS = List.copyOf(new LinkedHashSet<>(FoldingFilter.words("""
       the that to and it i a of you uh yeah we so is in have um for but this be on are what if with think
       like just can mm do there know or not well one hmm they okay as right then was about thing at would
       don't no will some all mean our more from because very oh an something
-      der die das und ich ist nicht es wir ja zu sie""");
+      der die das und ich ist nicht es wir ja zu sie""")));
 
   private static final CharArrayMap<Integer> CODES = new CharArrayMap<>(256, false);
 
   static {
     if (WORDS.size() > 127) throw new IllegalStateException("more neighbour words than 7 bits can code");
     for (String w : WORDS) CODES.put(w, CODES.size() + 1);
-  }
-
-  private static List<String> analysed(String words) {
-    return List.copyOf(new LinkedHashSet<>(FoldingFilter.words(words)));
   }
 
   /** The coded words, analysed, in order of their codes (1, 2, ...). */

@@ -5,10 +5,8 @@ import java.util.ArrayList;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReader;
@@ -22,21 +20,14 @@ import org.apache.lucene.util.BytesRef;
  * postings (or in a text analysed as the index analyses it, {@link #inText}), and picks the best
  * window for a snippet: the one holding the most different query words. The one matcher of
  * words and phrases at a place: snippets, moments and the transcript search use it; ranking
- * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same places. One instance per leaf, field and request; not thread-safe. Costs time in
- * proportion to the number of matches, never to the length of the text (a 100 KB transcript
- * is never scanned); a phrase is found through its pair terms where it has them
+ * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same
+ * places. One instance per leaf, field and request; not thread-safe. Costs time in proportion
+ * to the number of matches, never to the length of the text (a 100 KB transcript is never
+ * scanned); a phrase is found through its pair terms where it has them
  * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
  * Matches live in reused int arrays, since a common word has hundreds per document.
  */
 final class Passages {
-  /** The index's analysis of words, without its pair terms ({@link #inText}). */
-  private static final Analyzer WORDS = new Analyzer() {
-    @Override
-    protected TokenStreamComponents createComponents(String fieldName) {
-      StandardTokenizer source = new StandardTokenizer();
-      return new TokenStreamComponents(source, new FoldingFilter(source));
-    }
-  };
   /** A matched word or phrase: character offsets into the field's text. */
   record Span(int start, int end, int clause) {}
 
@@ -112,7 +103,7 @@ final class Passages {
       int[] of = byTerm.get(p.term[t]);
       byTerm.put(p.term[t], of == null ? new int[] {t} : append(of, t));
     }
-    try (TokenStream ts = WORDS.tokenStream("", text)) {
+    try (TokenStream ts = FoldingFilter.WORDS.tokenStream("", text)) {
       CharTermAttribute token = ts.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       ts.reset();
@@ -131,9 +122,10 @@ final class Passages {
     return p;
   }
 
-  private static int[] append(int[] a, int t) {
+  /** A copy of {@code a} with {@code value} added at its end. */
+  static int[] append(int[] a, int value) {
     int[] out = Arrays.copyOf(a, a.length + 1);
-    out[a.length] = t;
+    out[a.length] = value;
     return out;
   }
 

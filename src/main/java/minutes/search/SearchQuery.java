@@ -154,12 +154,7 @@ final class SearchQuery {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     float weight = 1f / clauses.size();
     for (List<String> c : clauses) {
-      Query q;
-      if (c.size() == 1) {
-        q = new TermQuery(new Term(field, c.get(0)));
-      } else {
-        q = phrase(field, c);
-      }
+      Query q = c.size() == 1 ? new TermQuery(new Term(field, c.get(0))) : phrase(field, c);
       b.add(new BoostQuery(q, weight), BooleanClause.Occur.MUST);
     }
     return b.build();

@@ -17,24 +17,16 @@ public final class SegmentSearch {
 
   private final SearchQuery query;
   /** Text that the fold of every segment holding all clauses contains; see {@link #mayHold}. */
-  private final List<String> keys = new ArrayList<>();
+  private final List<String> keys;
 
   private SegmentSearch(SearchQuery query) {
     this.query = query;
-    for (String word : query.words()) {
-      String key = key(word);
-      if (!key.isEmpty()) keys.add(key);
-    }
+    this.keys = query.words().stream().map(SegmentSearch::key).filter(key -> !key.isEmpty()).toList();
   }
 
   /** Validates and analyses q exactly as GET /search does ({@link SearchApi#segmentSearch} answers a refusal). */
   static SegmentSearch parse(String q) throws SearchQuery.Refused {
-    return of(SearchQuery.parse(q, QUERY));
-  }
-
-  /** The search for a query GET /search analysed, for the moments of its hits. */
-  static SegmentSearch of(SearchQuery q) {
-    return new SegmentSearch(q);
+    return new SegmentSearch(SearchQuery.parse(q, QUERY));
   }
 
   /** The trimmed text, echoed as {@code query}. */

@@ -172,8 +172,8 @@ final class Snippets {
   /** Adds the stored form of text for snippets; the table first, so that a reader meets it before the chunks. */
   static void store(Document d, String field, String text) {
     List<String> chunks = new ArrayList<>(text.length() / CHUNK + 2);
-    byte[] table = new byte[5 * (text.length() / (CHUNK - 1) + 3)];
-    int size = writeVInt(table, 0, text.length());
+    Moments.Bytes table = new Moments.Bytes(new byte[5 * (text.length() / (CHUNK - 1) + 3)], 0);
+    table.writeVLong(text.length());
     int from = 0;
     while (from < text.length()) {
       int to = Math.min(text.length(), from + CHUNK);
@@ -181,23 +181,13 @@ final class Snippets {
       // of one would become '?' and shift every later offset.
       if (to < text.length() && Character.isHighSurrogate(text.charAt(to - 1))) to--;
       chunks.add(text.substring(from, to));
-      size = writeVInt(table, size, to - from);
+      table.writeVLong(to - from);
       from = to;
     }
-    d.add(new StoredField(table(field), new BytesRef(table, 0, size)));
+    d.add(new StoredField(table(field), new BytesRef(table.bytes, 0, table.size)));
     // UTF-8 as Lucene writes strings (an unpaired surrogate becomes U+FFFD), but binary, so that a
     // reader decodes only what it shows.
     for (String c : chunks) d.add(new StoredField(chunk(field), new BytesRef(c)));
-  }
-
-  /** A variable-length int: seven bits a byte, low bits first, the high bit set on all but the last byte. */
-  private static int writeVInt(byte[] out, int at, int value) {
-    while ((value & ~0x7F) != 0) {
-      out[at++] = (byte) ((value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    out[at++] = (byte) value;
-    return at;
   }
 
   /**
@@ -246,11 +236,11 @@ final class Snippets {
         chunks[index - 1] = value;
         return;
       }
-      int[] at = {0};
-      length = readVInt(value, at);
+      Moments.Bytes in = new Moments.Bytes(value, value.length);
+      length = (int) in.readVLong();
       int[] s = new int[value.length + 1];
       int n = 0;
-      while (at[0] < value.length) s[n + 1] = s[n++] + readVInt(value, at);
+      while (in.at < in.size) s[n + 1] = s[n++] + (int) in.readVLong();
       starts = Arrays.copyOf(s, n + 1);
       chunks = new byte[n][];
       needed = new boolean[n];
@@ -275,16 +265,6 @@ final class Snippets {
       int i = chunks.length - 1;
       while (i >= 0 && starts[i] >= to) i--;
       return i;
-    }
-
-    /** The {@link #writeVInt} value at {@code at[0]}, which moves past it. */
-    private static int readVInt(byte[] in, int[] at) {
-      int value = 0;
-      for (int shift = 0; ; shift += 7) {
-        byte b = in[at[0]++];
-        value |= (b & 0x7F) << shift;
-        if (b >= 0) return value;
-      }
     }
 
     /** Per range, its characters from the chunks it covers. */

@@ -19,9 +19,10 @@ import org.apache.lucene.search.IndexSearcher.LeafSlice;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Matches the costliest searches on all cores, each core taking a share of the documents, and every other search on the caller's thread alone; the answer is the same
- * either way (Lucene merges the parts' top hits in the order a single pass keeps).
- * Thread-safe; one per {@link SearchIndex}.
+ * Matches the costliest searches on all cores, each core taking a share of the documents, and
+ * every other search on the caller's thread alone; the answer is the same either way (Lucene
+ * merges the parts' top hits in the order a single pass keeps). Thread-safe; one per
+ * {@link SearchIndex}.
  *
  * <p>Why not every search: waking a second thread costs about what half of a typical search
  * saves, while a phrase of frequent words reads their positions in most transcripts, where the
@@ -54,11 +55,8 @@ final class SplitSearch implements AutoCloseable {
   SplitSearch(int cores, long splitPositions) {
     this.parts = Math.max(1, Math.min(MAX_PARTS, cores));
     this.splitPositions = splitPositions;
-    this.helpers = parts == 1 ? null : Executors.newFixedThreadPool(parts - 1, r -> {
-      Thread t = new Thread(r, "search-helper");
-      t.setDaemon(true);
-      return t;
-    });
+    this.helpers = parts == 1 ? null
+        : Executors.newFixedThreadPool(parts - 1, Thread.ofPlatform().name("search-helper").daemon().factory());
   }
 
   /**
