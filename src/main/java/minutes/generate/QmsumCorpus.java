@@ -203,21 +203,7 @@ public record QmsumCorpus(List<Meeting> meetings) {
     }
   }
 
-  static int utf8Length(CharSequence s) {
-    int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n += 1;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+  static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 }
