@@ -92,18 +92,16 @@ public final class CorpusGenerator {
 
   private final QmsumCorpus corpus;
   // Per QMSum meeting, its useful topics as phrases: worked out once, used by every task.
-  private final List<List<String>> phrases = new ArrayList<>();
+  private final List<List<String>> phrases;
   private final Transcripts transcripts;
 
   /** Prepares the corpus for any number of runs (this takes a moment; runs share it). */
   public CorpusGenerator(QmsumCorpus corpus) {
     this.corpus = corpus;
-    for (QmsumCorpus.Meeting m : corpus.meetings()) {
-      phrases.add(
-          MinutesText.usefulTopics(m.topics()).stream()
-              .map(t -> MinutesText.phrase(t.text()))
-              .toList());
-    }
+    phrases =
+        corpus.meetings().stream()
+            .map(m -> MinutesText.usefulTopics(m.topics()).stream().map(t -> MinutesText.phrase(t.text())).toList())
+            .toList();
     transcripts = new Transcripts(corpus);
   }
 

@@ -260,7 +260,7 @@ public final class DemoData {
     for (int i = items.size(); i < count; i++) {
       QmsumCorpus.Topic topic = topics.get((i + variant) % topics.size());
       String counterpart =
-          firm != null ? firm : firstName(attendees.get(rnd.nextInt(attendees.size())));
+          firm != null ? firm : attendees.get(rnd.nextInt(attendees.size())).name().split(" ")[0];
       String task =
           MinutesText.task(i * 5 + variant * 3 + ctx.index(), MinutesText.phrase(topic.text()), counterpart);
       String verdict = VERDICTS[rnd.nextInt(VERDICTS.length)];
@@ -289,10 +289,6 @@ public final class DemoData {
     List<Person> internal = attendees.stream().filter(Person::internal).toList();
     List<Person> pool = internal.isEmpty() || rnd.nextInt(4) == 0 ? attendees : internal;
     return pool.get(rnd.nextInt(pool.size())).name();
-  }
-
-  private static String firstName(Person person) {
-    return person.name().split(" ")[0];
   }
 
   private static boolean isGuest(Person person) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -92,37 +93,25 @@ public record QmsumCorpus(List<Meeting> meetings) {
     List<Topic> topics = new ArrayList<>();
     for (JsonNode t : m.path("topic_list")) {
       List<int[]> spans = spans(t);
-      List<String> answers = new ArrayList<>();
       // Topics and queries share no key; they belong together when their transcript spans overlap.
-      for (int i = 0; i < queryAnswers.size(); i++) {
-        if (overlaps(spans, querySpans.get(i))) {
-          answers.add(queryAnswers.get(i));
-        }
-      }
-      topics.add(new Topic(clean(t.path("topic").asText()), List.copyOf(answers)));
+      List<String> answers = IntStream.range(0, queryAnswers.size())
+          .filter(i -> overlaps(spans, querySpans.get(i)))
+          .mapToObj(queryAnswers::get)
+          .toList();
+      topics.add(new Topic(clean(t.path("topic").asText()), answers));
     }
     return new Meeting(m.path("name").asText(), topics, summary, turns);
   }
 
   private static List<int[]> spans(JsonNode node) {
-    List<int[]> spans = new ArrayList<>();
-    for (JsonNode s : node.path("relevant_text_span")) {
-      if (s.size() == 2) {
-        spans.add(new int[] {s.get(0).asInt(), s.get(1).asInt()});
-      }
-    }
-    return spans;
+    return node.path("relevant_text_span").valueStream()
+        .filter(s -> s.size() == 2)
+        .map(s -> new int[] {s.get(0).asInt(), s.get(1).asInt()})
+        .toList();
   }
 
   private static boolean overlaps(List<int[]> a, List<int[]> b) {
-    for (int[] x : a) {
-      for (int[] y : b) {
-        if (x[0] <= y[1] && y[0] <= x[1]) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return a.stream().anyMatch(x -> b.stream().anyMatch(y -> x[0] <= y[1] && y[0] <= x[1]));
   }
 
   /**
@@ -203,21 +192,7 @@ public record QmsumCorpus(List<Meeting> meetings) {
     }
   }
 
-  static int utf8Length(CharSequence s) {
-    int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n += 1;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+  static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 }

@@ -27,11 +27,7 @@ final class Transcripts {
   Transcripts(QmsumCorpus corpus) {
     this.corpus = corpus;
     Set<String> words = new HashSet<>();
-    for (QmsumCorpus.Meeting m : corpus.meetings()) {
-      for (Turn t : m.turns()) {
-        collectWords(t.text(), words);
-      }
-    }
+    corpus.meetings().forEach(m -> m.turns().forEach(t -> collectWords(t.text(), words)));
     vocabulary = words.stream().sorted().toArray(String[]::new);
   }
 
