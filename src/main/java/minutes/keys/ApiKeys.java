@@ -76,12 +76,8 @@ public final class ApiKeys {
 
   /** Returns false when there is no such key; revoking twice keeps the first time. */
   public static boolean revoke(Connection c, String id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "UPDATE api_key SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?")) {
-      ps.setString(1, Times.format(Instant.now()));
-      ps.setString(2, id);
-      return ps.executeUpdate() == 1;
-    }
+    return new Sql("UPDATE api_key SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", Times.format(Instant.now()), id)
+        .update(c) == 1;
   }
 
   /** A live key's principal, and the data version its statement read when asked to. */
