@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Base64;
@@ -50,18 +49,11 @@ public final class ApiKeys {
     byte[] idBytes = new byte[6];
     RANDOM.nextBytes(idBytes);
     String id = "key_" + HexFormat.of().formatHex(idBytes);
-    try (PreparedStatement ps = c.prepareStatement("""
+    new Sql("""
         INSERT INTO api_key(id, workspace_id, user_email, name, scopes, secret_hash, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)""")) {
-      ps.setString(1, id);
-      ps.setLong(2, workspaceId);
-      ps.setString(3, userEmail);
-      ps.setString(4, name);
-      ps.setString(5, String.join(",", scopes.stream().map(Scope::value).sorted().toList()));
-      ps.setBytes(6, hash(secret));
-      ps.setString(7, Times.format(Instant.now()));
-      ps.executeUpdate();
-    }
+        VALUES (?, ?, ?, ?, ?, ?, ?)""", id, workspaceId, userEmail, name,
+        String.join(",", scopes.stream().map(Scope::value).sorted().toList()), hash(secret), Times.format(Instant.now()))
+        .update(c);
     return new Created(id, secret);
   }
 
