@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Base64;
@@ -50,18 +49,11 @@ public final class ApiKeys {
     byte[] idBytes = new byte[6];
     RANDOM.nextBytes(idBytes);
     String id = "key_" + HexFormat.of().formatHex(idBytes);
-    try (PreparedStatement ps = c.prepareStatement("""
+    new Sql("""
         INSERT INTO api_key(id, workspace_id, user_email, name, scopes, secret_hash, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)""")) {
-      ps.setString(1, id);
-      ps.setLong(2, workspaceId);
-      ps.setString(3, userEmail);
-      ps.setString(4, name);
-      ps.setString(5, String.join(",", scopes.stream().map(Scope::value).sorted().toList()));
-      ps.setBytes(6, hash(secret));
-      ps.setString(7, Times.format(Instant.now()));
-      ps.executeUpdate();
-    }
+        VALUES (?, ?, ?, ?, ?, ?, ?)""", id, workspaceId, userEmail, name,
+        String.join(",", scopes.stream().map(Scope::value).sorted().toList()), hash(secret), Times.format(Instant.now()))
+        .update(c);
     return new Created(id, secret);
   }
 
@@ -76,12 +68,8 @@ public final class ApiKeys {
 
   /** Returns false when there is no such key; revoking twice keeps the first time. */
   public static boolean revoke(Connection c, String id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "UPDATE api_key SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?")) {
-      ps.setString(1, Times.format(Instant.now()));
-      ps.setString(2, id);
-      return ps.executeUpdate() == 1;
-    }
+    return new Sql("UPDATE api_key SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", Times.format(Instant.now()), id)
+        .update(c) == 1;
   }
 
   /** A live key's principal, and the data version its statement read when asked to. */

@@ -2,12 +2,12 @@ package minutes.meetings;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
-import minutes.store.RawJson;
 import minutes.http.Request;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
@@ -20,6 +20,7 @@ import minutes.meetings.MeetingRecords.Protocol;
 import minutes.store.Db;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
+import minutes.store.RawJson;
 import minutes.store.Sql;
 import minutes.store.Times;
 import minutes.store.Totals;
@@ -67,11 +68,8 @@ public final class MeetingsApi {
     String orderParam = p.first("order").orElse("-starts_at");
     boolean descending = orderParam.startsWith("-");
     String orderName = descending ? orderParam.substring(1) : orderParam;
-    Order order = null;
-    for (Order o : Order.values()) if (o.name.equals(orderName)) order = o;
-    if (order == null) {
-      throw ApiError.badParam("order", "order must be one of starts_at, created_at, title, each optionally prefixed by - for descending");
-    }
+    Order order = Arrays.stream(Order.values()).filter(o -> o.name.equals(orderName)).findFirst().orElseThrow(() ->
+        ApiError.badParam("order", "order must be one of starts_at, created_at, title, each optionally prefixed by - for descending"));
     int limit = p.limit(200, 50);
     int offset = p.offset();
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),

@@ -52,11 +52,7 @@ public final class DataSnapshot<T> implements AutoCloseable {
     this.db = db;
     this.name = name;
     this.loader = loader;
-    this.builder = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, name.replace(' ', '-'));
-      t.setDaemon(true);
-      return t;
-    });
+    this.builder = Executors.newSingleThreadExecutor(Thread.ofPlatform().name(name.replace(' ', '-')).daemon().factory());
   }
 
   /**

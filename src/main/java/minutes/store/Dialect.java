@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What differs between the two stores, SQLite (embedded default) and PostgreSQL (cluster
@@ -316,12 +317,8 @@ public enum Dialect {
    * columns a pending migration would create answers 503 (some migrations only add a column).
    */
   public Set<String> tablesAndColumns(Connection c) throws SQLException {
-    Set<String> names = new java.util.HashSet<>();
-    for (String[] column : new Sql(columnsQuery()).list(c, rs -> new String[] {rs.getString(1), rs.getString(2)})) {
-      names.add(column[0]);
-      names.add(column[0] + "." + column[1]);
-    }
-    return Set.copyOf(names);
+    return new Sql(columnsQuery()).list(c, rs -> List.of(rs.getString(1), rs.getString(1) + "." + rs.getString(2)))
+        .stream().flatMap(List::stream).collect(Collectors.toUnmodifiableSet());
   }
 
   /**

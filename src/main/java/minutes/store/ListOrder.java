@@ -53,8 +53,7 @@ public final class ListOrder {
       total++;
       if (knownTotal.isPresent() && filled == limit) break;
     }
-    if (knownTotal.isPresent()) return new Page(knownTotal.getAsLong(), Arrays.copyOf(page, filled));
-    totals.remember(version, filterKey, total);
-    return new Page(total, Arrays.copyOf(page, filled));
+    if (knownTotal.isEmpty()) totals.remember(version, filterKey, total);
+    return new Page(knownTotal.orElse(total), Arrays.copyOf(page, filled));
   }
 }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,7 +30,7 @@ public final class Sql {
 
   public Sql add(String fragment, Object... bound) {
     text.append(' ').append(fragment);
-    values.addAll(List.of(bound));
+    values.addAll(Arrays.asList(bound)); // a null binds SQL NULL, as in bind()
     return this;
   }
 

@@ -2,9 +2,11 @@ package minutes.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Transcript segments read by meeting and position, for the matches of a transcript search. Stateless. */
 public final class TranscriptSegments {
@@ -18,17 +20,12 @@ public final class TranscriptSegments {
    * that no longer exists is absent.
    */
   public static Map<Integer, Segment> read(Connection c, String meetingId, int[] indexes) throws SQLException {
-    Map<Integer, Segment> out = new HashMap<>();
-    if (indexes.length == 0) return out;
-    Object[] bound = new Object[1 + indexes.length];
-    bound[0] = meetingId;
-    for (int i = 0; i < indexes.length; i++) bound[1 + i] = indexes[i];
+    if (indexes.length == 0) return Map.of();
     Sql sql = new Sql("SELECT idx, speaker_name, start_ms, end_ms FROM transcript_segment"
-        + " WHERE meeting_id = ? AND idx IN (" + String.join(", ", Collections.nCopies(indexes.length, "?")) + ")", bound);
-    for (Segment s : sql.list(c, rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getLong(3), endMs(rs.getObject(4))))) {
-      out.put(s.index(), s);
-    }
-    return out;
+        + " WHERE meeting_id = ? AND idx IN (" + String.join(", ", Collections.nCopies(indexes.length, "?")) + ")",
+        Stream.concat(Stream.of(meetingId), Arrays.stream(indexes).boxed()).toArray());
+    return sql.list(c, rs -> new Segment(rs.getInt(1), rs.getString(2), rs.getLong(3), endMs(rs.getObject(4)))).stream()
+        .collect(Collectors.toMap(Segment::index, s -> s)); // (meeting_id, idx) is the primary key: no index twice
   }
 
   /** An end_ms column's value: null stays null, whichever integer type the store returns. */

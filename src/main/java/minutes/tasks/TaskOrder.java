@@ -51,12 +51,9 @@ public final class TaskOrder implements AutoCloseable {
     if (tasks == null) return Optional.of(ListOrder.EMPTY);
     String viewer = Visibility.of(who).viewer();
     BitSet visible = viewer == null ? null : s.viewers.getOrDefault(viewer, new BitSet());
-    int meeting = -1;
-    if (f.meetingId().isPresent()) {
-      Integer idx = s.meetingOrder.get(f.meetingId().get());
-      if (idx == null) return Optional.of(ListOrder.EMPTY);
-      meeting = idx;
-    }
+    // A meeting without current tasks has no number here: nothing to list.
+    if (f.meetingId().isPresent() && !s.meetingOrder.containsKey(f.meetingId().get())) return Optional.of(ListOrder.EMPTY);
+    int meeting = f.meetingId().map(s.meetingOrder::get).orElse(-1);
     byte status = Vocabulary.code(Vocabulary.TASK_STATUSES, f.status());
     byte verdict = Vocabulary.code(Vocabulary.VERDICTS, f.verdict());
     boolean dueBounded = f.dueFrom().isPresent() || f.dueTo().isPresent();
@@ -67,7 +64,6 @@ public final class TaskOrder implements AutoCloseable {
     String filterKey = !filtered ? null : who.workspaceId() + "|"
         + (viewer == null ? "" : viewer) + "|" + meeting + "|" + status + "|" + verdict
         + "|" + dueFrom + "|" + dueTo;
-    int onlyMeeting = meeting;
     // The order is by due date first: due bounds are a range of it, found by binary search,
     // instead of a scan that passes every task due before it (most, for a date in the future).
     // An inverted range (due_from after due_to) finds its end before its start: it selects
@@ -78,7 +74,7 @@ public final class TaskOrder implements AutoCloseable {
       @Override
       public boolean keep(int position) {
         int i = first + position;
-        return (onlyMeeting < 0 || tasks.meeting[i] == onlyMeeting)
+        return (meeting < 0 || tasks.meeting[i] == meeting)
             && (status < 0 || tasks.status[i] == status)
             && (verdict < 0 || tasks.verdict[i] == verdict)
             && (visible == null || visible.get(tasks.meeting[i]));

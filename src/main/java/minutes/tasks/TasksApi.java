@@ -1,5 +1,6 @@
 package minutes.tasks;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.List;
@@ -7,14 +8,16 @@ import java.util.Optional;
 import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
-import minutes.store.RawJson;
 import minutes.http.Request;
+import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
+import minutes.store.ListOrder;
+import minutes.store.RawJson;
 import minutes.store.Sql;
-import minutes.store.Totals;
 import minutes.store.Times;
+import minutes.store.Totals;
 import minutes.store.Vocabulary;
 
 /** GET /meetings/{id}/action-items (api-spec 4.4, quirks kept) and GET /action-items (4.5). Thread-safe. */
@@ -83,7 +86,7 @@ public final class TasksApi {
     int offset = p.offset();
     // dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
     long version = r.dataVersion();
-    Optional<minutes.store.ListOrder.Page> fromIndex = order.page(version, r.principal(), f, offset, limit);
+    Optional<ListOrder.Page> fromIndex = order.page(version, r.principal(), f, offset, limit);
     if (fromIndex.isPresent()) {
       return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().ids()),
           new Pagination(limit, offset, fromIndex.get().total()));
@@ -95,7 +98,7 @@ public final class TasksApi {
    * The page's rows, read in the request's transaction, in the snapshot's order: from action_item
    * alone, which carries its meeting's title and start (migration V6).
    */
-  static List<RawJson> byRowid(java.sql.Connection c, long[] rowids) throws SQLException {
+  static List<RawJson> byRowid(Connection c, long[] rowids) throws SQLException {
     return JsonRows.byRowid(c, TASK_JSON, "FROM action_item a", "a", rowids);
   }
 
@@ -104,7 +107,7 @@ public final class TasksApi {
    * after an import). Each total is counted once per data version, as the order does: counting
    * 2,000,000 tasks on every request made it 500 ms a request at 200,000 meetings.
    */
-  Pagination.Page<RawJson> allFromSql(java.sql.Connection c, long version, minutes.keys.Principal who, TaskOrder.Filter f,
+  Pagination.Page<RawJson> allFromSql(Connection c, long version, Principal who, TaskOrder.Filter f,
       int offset, int limit) throws SQLException {
     // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
     // both the filter and the order; the page's ids are found before any join, so a deep
