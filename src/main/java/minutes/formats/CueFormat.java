@@ -41,8 +41,7 @@ public enum CueFormat {
   /** The lines of a text, escaped; blank ones are left out, as a blank line would end the cue. */
   static void appendLines(String text, StringBuilder out, BiConsumer<String, StringBuilder> escape) {
     boolean first = true;
-    for (String line : text.split("\r\n|\r|\n")) {
-      if (line.isBlank()) continue;
+    for (String line : text.lines().filter(l -> !l.isBlank()).toList()) {
       if (!first) out.append('\n');
       escape.accept(line, out);
       first = false;
