@@ -106,7 +106,7 @@ public final class App implements AutoCloseable {
     if (config.metricsRequireKey()) routes.keyed("/metrics", metrics.endpoint());
     else routes.open("/metrics", metrics.endpoint());
     mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
-    routes.anyMethod(McpEndpoint.PATH, mcp.handler());
+    routes.anyMethod(McpEndpoint.PATH, mcp);
     // Before listening, so that the first clients find the search path compiled.
     metrics.warmedUp(SearchWarmUp.run(db, search, routes, config.searchWarmupMs()));
     HttpHandler answer = new ErrorMapper(metrics, exchange -> {

@@ -15,30 +15,22 @@ public enum CueFormat {
   SRT("application/x-subrip; charset=utf-8", SubRip::read, CueText::subRip, SubRip::write);
 
   private final String contentType;
-  private final BiFunction<String, String[], List<RawCue>> reader;
-  private final Function<String, List<CueText.Part>> text;
+  /** The cues of a file (its name, its lines); a file that is not in this format is refused at its first line. */
+  final BiFunction<String, String[], List<RawCue>> cues;
+  /** A cue's text as what each voice in it said. */
+  final Function<String, List<CueText.Part>> parts;
   private final Function<List<Cue>, String> writer;
 
-  CueFormat(String contentType, BiFunction<String, String[], List<RawCue>> reader,
-      Function<String, List<CueText.Part>> text, Function<List<Cue>, String> writer) {
+  CueFormat(String contentType, BiFunction<String, String[], List<RawCue>> cues,
+      Function<String, List<CueText.Part>> parts, Function<List<Cue>, String> writer) {
     this.contentType = contentType;
-    this.reader = reader;
-    this.text = text;
+    this.cues = cues;
+    this.parts = parts;
     this.writer = writer;
   }
 
   public String contentType() {
     return contentType;
-  }
-
-  /** The cues of a file's lines, by line; a file that is not in this format is refused at its first line. */
-  List<RawCue> cues(String file, String[] lines) {
-    return reader.apply(file, lines);
-  }
-
-  /** A cue's text as what each voice in it said. */
-  List<CueText.Part> parts(String payload) {
-    return text.apply(payload);
   }
 
   /** The file of these cues, in UTF-8. */
@@ -49,8 +41,7 @@ public enum CueFormat {
   /** The lines of a text, escaped; blank ones are left out, as a blank line would end the cue. */
   static void appendLines(String text, StringBuilder out, BiConsumer<String, StringBuilder> escape) {
     boolean first = true;
-    for (String line : text.split("\r\n|\r|\n")) {
-      if (line.isBlank()) continue;
+    for (String line : text.lines().filter(l -> !l.isBlank()).toList()) {
       if (!first) out.append('\n');
       escape.accept(line, out);
       first = false;

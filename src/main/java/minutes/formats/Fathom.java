@@ -61,13 +61,11 @@ final class Fathom {
           s.node().get("text").asText()));
     }
     said.sort(Comparator.comparingLong(Segment::startMs));
-    List<Segment> timed = new ArrayList<>(said.size());
-    for (int i = 0; i < said.size(); i++) {
+    for (int i = 0; i + 1 < said.size(); i++) {
       Segment s = said.get(i);
-      Long end = i + 1 < said.size() ? said.get(i + 1).startMs() : null;
-      timed.add(new Segment(s.speakerName(), s.speakerEmail(), s.startMs(), end, s.text()));
+      said.set(i, new Segment(s.speakerName(), s.speakerEmail(), s.startMs(), said.get(i + 1).startMs(), s.text()));
     }
-    return timed;
+    return said;
   }
 
   /**

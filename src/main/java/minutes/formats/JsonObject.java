@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import minutes.store.Emails;
 import minutes.store.Times;
 
@@ -101,27 +102,24 @@ record JsonObject(JsonNode node, String file, long line, String path) {
 
   /** The objects of an array, none when absent. */
   List<JsonObject> objects(String field) {
-    JsonNode v = value(field);
-    if (v == null) return List.of();
-    if (!v.isArray()) throw error(field, "expected an array, found " + type(v));
-    List<JsonObject> out = new ArrayList<>(v.size());
-    for (int i = 0; i < v.size(); i++) {
-      JsonObject o = new JsonObject(v.get(i), file, line, at(field) + "[" + i + "]");
-      if (!v.get(i).isObject()) throw o.error(null, "expected an object, found " + type(v.get(i)));
-      out.add(o);
-    }
-    return out;
+    return items(field, "an array", "an object", JsonNode::isObject);
   }
 
   /** The strings of an array, none when absent. */
   List<String> texts(String field) {
+    return items(field, "an array of strings", "a string", JsonNode::isTextual).stream().map(s -> s.node().asText()).toList();
+  }
+
+  /** The items of an array, each with its path, none when absent; {@code isItem} says which values an item may be. */
+  private List<JsonObject> items(String field, String array, String item, Predicate<JsonNode> isItem) {
     JsonNode v = value(field);
     if (v == null) return List.of();
-    if (!v.isArray()) throw error(field, "expected an array of strings, found " + type(v));
-    List<String> out = new ArrayList<>(v.size());
+    if (!v.isArray()) throw error(field, "expected " + array + ", found " + type(v));
+    List<JsonObject> out = new ArrayList<>(v.size());
     for (int i = 0; i < v.size(); i++) {
-      if (!v.get(i).isTextual()) throw error(field + "[" + i + "]", "expected a string, found " + type(v.get(i)));
-      out.add(v.get(i).asText());
+      JsonObject o = new JsonObject(v.get(i), file, line, at(field) + "[" + i + "]");
+      if (!isItem.test(v.get(i))) throw o.error(null, "expected " + item + ", found " + type(v.get(i)));
+      out.add(o);
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package minutes.formats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,12 +38,8 @@ final class SubRip {
       }
       int timing = i++;
       long[] times = WebVtt.timing(file, timing + 1, lines[timing], ',', false, EXAMPLE);
-      StringBuilder payload = new StringBuilder();
-      while (i < lines.length && !lines[i].isBlank()) {
-        if (!payload.isEmpty()) payload.append('\n');
-        payload.append(lines[i++]);
-      }
-      cues.add(new RawCue(times[0], times[1], payload.toString()));
+      while (i < lines.length && !lines[i].isBlank()) i++;
+      cues.add(new RawCue(times[0], times[1], String.join("\n", Arrays.asList(lines).subList(timing + 1, i))));
     }
     return cues;
   }

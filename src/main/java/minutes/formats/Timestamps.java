@@ -44,9 +44,8 @@ final class Timestamps {
 
   /** {@code HH:MM:SS<fraction>mmm}, hours at least two digits. */
   static void format(long ms, char fraction, StringBuilder out) {
-    long hours = ms / 3_600_000;
-    if (hours < 10) out.append('0');
-    out.append(hours).append(':');
+    two(ms / 3_600_000, out);
+    out.append(':');
     two(ms / 60_000 % 60, out);
     out.append(':');
     two(ms / 1000 % 60, out);

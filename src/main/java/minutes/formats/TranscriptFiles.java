@@ -24,12 +24,12 @@ final class TranscriptFiles {
   /** {@code name}: the file's name without its extension, the title unless the options give one. */
   static MeetingLine meeting(CueFormat format, String file, String name, byte[] bytes, ImportOptions o) {
     String[] lines = lines(decode(file, bytes));
-    List<RawCue> cues = format.cues(file, lines);
+    List<RawCue> cues = format.cues.apply(file, lines);
     if (cues.isEmpty()) throw new FormatError(file, lines.length, null, "expected at least one cue, found none");
     List<List<CueText.Part>> parts = new ArrayList<>(cues.size());
     int spoken = 0, prefixed = 0;
     for (RawCue c : cues) {
-      List<CueText.Part> p = format.parts(c.payload());
+      List<CueText.Part> p = format.parts.apply(c.payload());
       parts.add(p);
       if (p.isEmpty()) continue;
       spoken++;

@@ -1,6 +1,7 @@
 package minutes.formats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,13 +41,9 @@ final class WebVtt {
       }
       int timing = i++;
       long[] times = timing(file, timing + 1, lines[timing], '.', true, "00:01:02.000 --> 00:01:05.500");
-      StringBuilder payload = new StringBuilder();
       // A line with "-->" starts the next cue even without a blank line before it (as the spec's parser reads it).
-      while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) {
-        if (!payload.isEmpty()) payload.append('\n');
-        payload.append(lines[i++]);
-      }
-      cues.add(new RawCue(times[0], times[1], payload.toString()));
+      while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) i++;
+      cues.add(new RawCue(times[0], times[1], String.join("\n", Arrays.asList(lines).subList(timing + 1, i))));
     }
     return cues;
   }

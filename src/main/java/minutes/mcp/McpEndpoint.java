@@ -32,7 +32,7 @@ import minutes.keys.Principal;
  * an unsupported MCP-Protocol-Version (400), and a body over REST's bound (413).
  * Thread-safe.
  */
-public final class McpEndpoint implements AutoCloseable {
+public final class McpEndpoint implements HttpHandler, AutoCloseable {
   public static final String PATH = "/mcp";
   /** Protocol versions offered; 2025-06-18 is the first with structured tool output. */
   static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
@@ -76,12 +76,9 @@ public final class McpEndpoint implements AutoCloseable {
         .build();
   }
 
-  /** The handler of {@link #PATH}, for every method. */
-  public HttpHandler handler() {
-    return this::handle;
-  }
-
-  private void handle(HttpServerExchange ex) throws Exception {
+  /** Answers {@link #PATH}, for every method. */
+  @Override
+  public void handleRequest(HttpServerExchange ex) throws Exception {
     ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
     if (!ex.getRequestMethod().equals(Methods.POST)) {
       // Streamable HTTP lets a server without a server-to-client stream refuse GET this way.
