@@ -2,7 +2,6 @@ package minutes.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,8 +49,6 @@ final class DeferredIndexes {
 
   /** In the same transaction, before its commit: builds the dropped indexes from the rows now there. */
   void rebuild(Connection c) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      for (String definition : dropped) st.execute(definition);
-    }
+    for (String definition : dropped) new Sql(definition).update(c);
   }
 }
