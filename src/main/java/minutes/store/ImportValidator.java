@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -192,10 +191,9 @@ final class ImportValidator {
   // --- field checks; each records a problem and returns what it could read ---
 
   private void fields(JsonNode n, String at, Set<String> known) {
-    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-      String name = it.next();
+    n.fieldNames().forEachRemaining(name -> {
       if (!known.contains(name)) problem(at + name, "unknown field '" + name + "'");
-    }
+    });
   }
 
   private boolean object(JsonNode n, String at) {
