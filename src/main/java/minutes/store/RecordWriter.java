@@ -106,9 +106,7 @@ final class RecordWriter implements AutoCloseable {
     String id = Ids.canonical(n.get("id").asText());
     changes.touching(id);
     group.add(file, line, id, changes.stored(id), n);
-    long tasks = 0;
-    for (JsonNode p : n.path("protocols")) tasks += p.path("action_items").size();
-    return tasks;
+    return n.path("protocols").valueStream().mapToLong(p -> p.path("action_items").size()).sum();
   }
 
   /** Binds the line's rows into the group's insert batches; returns how many. */
