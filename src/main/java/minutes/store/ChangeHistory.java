@@ -170,19 +170,13 @@ public final class ChangeHistory {
         if (seq == null) continue;
         for (Audience a : t.after) {
           if (t.content || !t.before.contains(a)) {
-            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), UPSERT, when).addBatch();
-            pending++;
+            pending = batched(feed, pending, a.workspaceId(), a.viewer(), seq, e.getKey(), UPSERT, when);
           }
         }
         for (Audience a : t.before) {
           if (!t.after.contains(a) && !purged(a)) {
-            Sql.bind(feed, a.workspaceId(), a.viewer(), seq, e.getKey(), DELETE, when).addBatch();
-            pending++;
+            pending = batched(feed, pending, a.workspaceId(), a.viewer(), seq, e.getKey(), DELETE, when);
           }
-        }
-        if (pending >= BATCH) {
-          feed.executeBatch();
-          pending = 0;
         }
       }
       if (pending > 0) feed.executeBatch();
@@ -203,17 +197,21 @@ public final class ChangeHistory {
     try (PreparedStatement log = c.prepareStatement("INSERT INTO change_log(meeting_id, changed_at) VALUES (?, ?)")) {
       for (Map.Entry<String, Touch> e : touched.entrySet()) {
         if (e.getValue().before.isEmpty() && e.getValue().after.isEmpty()) continue;
-        Sql.bind(log, e.getKey(), when).addBatch();
-        if (++pending >= BATCH) {
-          log.executeBatch();
-          pending = 0;
-        }
+        pending = batched(log, pending, e.getKey(), when);
       }
       if (pending > 0) log.executeBatch();
     }
     Map<String, Long> seqs = new HashMap<>();
     new Sql("SELECT meeting_id, seq FROM change_log WHERE seq > ?", last).list(c, rs -> seqs.put(rs.getString(1), rs.getLong(2)));
     return seqs;
+  }
+
+  /** Adds a row to {@code ps}'s batch, which runs every {@link #BATCH} rows; returns the rows left pending. */
+  private static int batched(PreparedStatement ps, int pending, Object... values) throws SQLException {
+    Sql.bind(ps, values).addBatch();
+    if (++pending < BATCH) return pending;
+    ps.executeBatch();
+    return 0;
   }
 
   private boolean purged(Audience a) {
