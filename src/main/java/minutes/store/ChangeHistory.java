@@ -102,11 +102,7 @@ public final class ChangeHistory {
   }
 
   private Set<Audience> shared(Set<Audience> audiences) {
-    Set<Audience> known = sets.get(audiences);
-    if (known != null) return known;
-    Set<Audience> copy = Set.copyOf(audiences);
-    sets.put(copy, copy);
-    return copy;
+    return sets.computeIfAbsent(Set.copyOf(audiences), copy -> copy);
   }
 
   private static void add(Set<Audience> audiences, long workspaceId, String viewer) {
