@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -251,29 +252,23 @@ public final class Importer {
     AtomicLong read = new AtomicLong();
     long lines = 0;
     for (Path f : files) {
+      long lineNo = 0;
       try (InputStream raw = Files.newInputStream(f);
           CountingStream counted = new CountingStream(raw, read);
           BufferedReader in = new BufferedReader(new InputStreamReader(counted,
               StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)), 1 << 16)) {
         String text;
-        long lineNo = 0;
-        while ((text = readLine(in, f, lineNo + 1)) != null) {
+        while ((text = in.readLine()) != null) {
           lineNo++;
           lines++;
           if (!text.isBlank()) handler.accept(f.getFileName().toString(), lineNo, text);
           if ((lines & 0x3FF) == 0) progress.update(phase, lines, read.get(), totalBytes);
         }
+      } catch (CharacterCodingException e) {
+        throw new Refused(List.of(new LineError(f.getFileName().toString(), lineNo + 1, null, "not valid UTF-8")), 1);
       }
     }
     progress.update(phase, lines, read.get(), totalBytes);
-  }
-
-  private static String readLine(BufferedReader in, Path f, long lineNo) throws IOException {
-    try {
-      return in.readLine();
-    } catch (java.nio.charset.CharacterCodingException e) {
-      throw new Refused(List.of(new LineError(f.getFileName().toString(), lineNo, null, "not valid UTF-8")), 1);
-    }
   }
 
   /** Counts bytes for the progress display. */
