@@ -140,11 +140,6 @@ public final class SearchIndex implements AutoCloseable {
     return "search index: " + (state == null ? "not built yet" : state);
   }
 
-  /** The refusal of a search while there is no live generation. */
-  private SearchUnavailable building() {
-    return new SearchUnavailable(SearchUnavailable.Reason.BUILDING, pending);
-  }
-
   Analyzer analyzer() {
     return analyzer;
   }
@@ -189,7 +184,7 @@ public final class SearchIndex implements AutoCloseable {
       QueryTimeout timeout) throws SQLException, SearchUnavailable {
     while (true) { // a generation replaced a moment ago: search the new one
       Generation g = live;
-      if (g == null) throw building();
+      if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING, pending);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
       List<BytesRef> changed = dataVersion.isPresent() && dataVersion.getAsLong() == seq
           ? List.of()
