@@ -329,21 +329,15 @@ public final class SearchIndex implements AutoCloseable {
 
   /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
   private void switchTo(String name) throws IOException, SQLException {
-    Generation next;
+    Generation next = null;
     try {
       next = openVerified(root, name);
-    } catch (LockObtainFailedException e) {
+      if (!caughtUp(next)) return;
+    } catch (LockObtainFailedException e) { // only opening takes the lock
       log.debug("search index {} is still held by its builder; will retry", name);
       return;
-    } catch (IOException | RuntimeException e) {
-      if (!CheckedFiles.damaged(e)) throw e;
-      rebuildInstead(null, rebuilding(name, e));
-      return;
-    }
-    try {
-      if (!caughtUp(next)) return;
     } catch (IOException | SQLException | RuntimeException e) {
-      next.close();
+      if (next != null) next.close(); // null: it failed to open
       if (!CheckedFiles.damaged(e)) throw e;
       rebuildInstead(null, rebuilding(name, e));
       return;
