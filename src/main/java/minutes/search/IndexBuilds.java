@@ -107,9 +107,7 @@ public final class IndexBuilds {
         ChangeHistory.State history = ChangeHistory.state(c);
         long max = history.newest();
         if (max < g.seq()) return new CatchUp(0, 0, AHEAD_OF_DATABASE);
-        if (g.seq() < history.prunedThrough()) {
-          return new CatchUp(0, 0, OLDER_THAN_HISTORY);
-        }
+        if (g.seq() < history.prunedThrough()) return new CatchUp(0, 0, OLDER_THAN_HISTORY);
         if (max == g.seq()) return new CatchUp(0, 0, null);
         List<String> ids = ChangedSince.read(c, g.seq()).changed();
         Indexer.Stats stats = Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
