@@ -33,17 +33,13 @@ final class CommonPairs {
    * German ones, analysed like the index. More words make more phrases fast and cost reindex
    * time and index size in proportion to how often two listed words meet; why 80: BENCHMARKS.md.
    */
-  static final CharArraySet WORDS = analysed("""
+  static final CharArraySet WORDS = CharArraySet.unmodifiableSet(new CharArraySet(FoldingFilter.words("""
       the that to it and i a uh yeah you of we so is in have um but for be this on what do are if think
       mm like just with can or there know well okay not hmm one they then as right was about would no at
       all oh don't i'm we're it's
       will some that's our more mean from because very something which how could ok go up get want maybe
       has really
-      der die das und ich ist nicht es wir ja zu sie""");
-
-  private static CharArraySet analysed(String words) {
-    return CharArraySet.unmodifiableSet(new CharArraySet(FoldingFilter.words(words), false));
-  }
+      der die das und ich ist nicht es wir ja zu sie"""), false));
 
   private static final int PAIR_WORD = 1 << 8;
 

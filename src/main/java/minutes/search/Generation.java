@@ -40,8 +40,7 @@ final class Generation implements Closeable {
     // searcher lifecycle for 15 years); SearchSyncTest pins that commits become visible.
     this.searchers = new SearcherManager(writer, new SearcherFactory() {
       @Override
-      public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
-          org.apache.lucene.index.IndexReader previous) {
+      public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
         IndexSearcher s = new IndexSearcher(reader);
         s.setSimilarity(SIMILARITY);
         return s;

@@ -107,9 +107,7 @@ public final class IndexBuilds {
         ChangeHistory.State history = ChangeHistory.state(c);
         long max = history.newest();
         if (max < g.seq()) return new CatchUp(0, 0, AHEAD_OF_DATABASE);
-        if (g.seq() < history.prunedThrough()) {
-          return new CatchUp(0, 0, OLDER_THAN_HISTORY);
-        }
+        if (g.seq() < history.prunedThrough()) return new CatchUp(0, 0, OLDER_THAN_HISTORY);
         if (max == g.seq()) return new CatchUp(0, 0, null);
         List<String> ids = ChangedSince.read(c, g.seq()).changed();
         Indexer.Stats stats = Indexer.index(c, ids, g.writer, false, threads, Progress.NONE);
@@ -130,11 +128,14 @@ public final class IndexBuilds {
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
     try (Db db = Db.open(Store.of(config), 1)) {
-      Generation g;
+      String name = IndexDirs.current(root);
+      Generation g = null;
       try {
-        g = openUnlessRebuilt(root, IndexDirs.current(root));
+        if (name != null) g = Generation.open(root, name);
       } catch (LockObtainFailedException e) {
         return "search index: the running server applies this import";
+      } catch (IOException e) {
+        if (!CheckedFiles.damaged(e)) throw e; // damaged or of another format: rebuilt below
       }
       if (g != null) {
         try (Generation live = g) {
@@ -167,20 +168,6 @@ public final class IndexBuilds {
         if (rebuild == null && g.holdsDeleted()) g.eraseDeleted();
       }
       if (rebuild != null) rebuild(root, db, indexingThreads(), Progress.NONE);
-    }
-  }
-
-  /**
-   * The generation {@code name} under {@code root}, open for updating; null when there is none,
-   * or when it is damaged or of another format and a rebuild must replace it.
-   */
-  private static Generation openUnlessRebuilt(Path root, String name) throws IOException {
-    if (name == null) return null;
-    try {
-      return Generation.open(root, name);
-    } catch (IOException e) {
-      if (!CheckedFiles.damaged(e)) throw e;
-      return null;
     }
   }
 }

@@ -227,11 +227,7 @@ record IndexedMeeting(String id, long workspaceId, List<String> viewers, String 
 
     @Override
     public void close() throws SQLException {
-      meeting.close();
-      viewers.close();
-      participants.close();
-      protocol.close();
-      transcript.close();
+      for (PreparedStatement s : List.of(meeting, viewers, participants, protocol, transcript)) s.close();
     }
   }
 }

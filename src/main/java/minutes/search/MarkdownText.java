@@ -48,10 +48,7 @@ final class MarkdownText {
   }
 
   private static boolean hasAny(String s, String chars) {
-    for (int i = 0; i < chars.length(); i++) {
-      if (s.indexOf(chars.charAt(i)) >= 0) return true;
-    }
-    return false;
+    return chars.chars().anyMatch(c -> s.indexOf(c) >= 0);
   }
 
   /**

@@ -140,11 +140,6 @@ public final class SearchIndex implements AutoCloseable {
     return "search index: " + (state == null ? "not built yet" : state);
   }
 
-  /** The refusal of a search while there is no live generation. */
-  private SearchUnavailable building() {
-    return new SearchUnavailable(SearchUnavailable.Reason.BUILDING, pending);
-  }
-
   Analyzer analyzer() {
     return analyzer;
   }
@@ -189,7 +184,7 @@ public final class SearchIndex implements AutoCloseable {
       QueryTimeout timeout) throws SQLException, SearchUnavailable {
     while (true) { // a generation replaced a moment ago: search the new one
       Generation g = live;
-      if (g == null) throw building();
+      if (g == null) throw new SearchUnavailable(SearchUnavailable.Reason.BUILDING, pending);
       long seq = g.seq(); // before acquire: the searcher is at least this fresh
       List<BytesRef> changed = dataVersion.isPresent() && dataVersion.getAsLong() == seq
           ? List.of()
@@ -334,21 +329,15 @@ public final class SearchIndex implements AutoCloseable {
 
   /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
   private void switchTo(String name) throws IOException, SQLException {
-    Generation next;
+    Generation next = null;
     try {
       next = openVerified(root, name);
-    } catch (LockObtainFailedException e) {
+      if (!caughtUp(next)) return;
+    } catch (LockObtainFailedException e) { // only opening takes the lock
       log.debug("search index {} is still held by its builder; will retry", name);
       return;
-    } catch (IOException | RuntimeException e) {
-      if (!CheckedFiles.damaged(e)) throw e;
-      rebuildInstead(null, rebuilding(name, e));
-      return;
-    }
-    try {
-      if (!caughtUp(next)) return;
     } catch (IOException | SQLException | RuntimeException e) {
-      next.close();
+      if (next != null) next.close(); // null: it failed to open
       if (!CheckedFiles.damaged(e)) throw e;
       rebuildInstead(null, rebuilding(name, e));
       return;
