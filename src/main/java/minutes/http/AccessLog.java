@@ -89,15 +89,11 @@ public final class AccessLog implements HttpHandler {
       if (!b.isEmpty()) b.append('&');
       int eq = pair.indexOf('=');
       String name = eq < 0 ? pair : pair.substring(0, eq);
-      if (holdsKey(pair)) b.append(REDACTED);
+      if (KEY_LIKE.matcher(pair).find() || KEY_LIKE.matcher(decoded(pair)).find()) b.append(REDACTED);
       else if (!logQueryText && "q".equals(decoded(name))) b.append(name).append('=').append(REDACTED);
       else b.append(pair);
     }
     return b.toString();
-  }
-
-  private static boolean holdsKey(String raw) {
-    return KEY_LIKE.matcher(raw).find() || KEY_LIKE.matcher(decoded(raw)).find();
   }
 
   private static String decoded(String raw) {

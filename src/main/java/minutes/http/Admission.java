@@ -157,7 +157,8 @@ final class Admission {
     while (true) {
       long now = clock.getAsLong();
       long before = tat.get();
-      long start = start(before, now);
+      // Where this request starts on the key's clock: an idle key is simply full.
+      long start = before == Long.MIN_VALUE || before - now < 0 ? now : before;
       long after = start + interval;
       long owed = after - now; // how long until the bucket is full again if this request is taken
       if (owed > WINDOW_NANOS) {
@@ -168,11 +169,6 @@ final class Admission {
         return new Outcome(true, (WINDOW_NANOS - owed) / interval, seconds(owed), 0);
       }
     }
-  }
-
-  /** Where a request arriving at {@code now} starts on the key's clock: an idle key is simply full. */
-  private static long start(long tat, long now) {
-    return tat == Long.MIN_VALUE || tat - now < 0 ? now : tat;
   }
 
   private static long seconds(long nanos) {

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code Retry-After} at once, so that the requests taken on keep their latency instead of all
  * waiting longer. A queued request that could not start within {@code http.max_queue_wait_ms}
  * (0: no limit) is answered the same 503 when its turn comes: the queue's length alone does
- * not bound the wait while other work (an import, a reindex) slows every request down. {@code /healthz} and {@code /metrics} are never shed or queued: they must tell
- * an operator what is going on precisely when the server is overloaded.
+ * not bound the wait while other work (an import, a reindex) slows every request down.
+ * {@code /healthz} and {@code /metrics} are never shed or queued: they must tell an operator
+ * what is going on precisely when the server is overloaded.
  *
  * <p>The queue is Undertow's {@link RequestLimit}; this class adds the exemptions, the error
  * body and the counts for /metrics. Thread-safe.
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LoadShedding implements HttpHandler {
   private static final Set<String> NEVER_SHED = Set.of("/healthz", "/metrics");
   static final int RETRY_AFTER_SECONDS = 1;
+  private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
 
   private final HttpHandler next;
   private final RequestLimit limit;
@@ -31,7 +33,6 @@ public final class LoadShedding implements HttpHandler {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicLong shed = new AtomicLong();
-  private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
 
   public LoadShedding(int maxInFlight, int maxQueued, int maxQueueWaitMs, HttpHandler next) {
     this.next = next;

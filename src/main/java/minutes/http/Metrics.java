@@ -19,8 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import minutes.store.DataSnapshot;
@@ -46,6 +44,12 @@ public final class Metrics {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Db db;
   private final IndexState index;
+  /**
+   * What minutes_search_split_total reads, kept here for as long as the registry: Micrometer
+   * holds a counted object weakly, and a lambda nothing else refers to is collected at the next
+   * GC, after which its counter stops moving.
+   */
+  private final LongSupplier splitSearches;
   private volatile Snapshot last = Snapshot.EMPTY;
 
   /**
@@ -66,13 +70,11 @@ public final class Metrics {
     static final Snapshot EMPTY = new Snapshot(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
-  /** What the registry's counters read: see {@link #held}. */
-  private final List<LongSupplier> counted = new CopyOnWriteArrayList<>();
-
   /** {@code splitSearches}: searches matched on all cores so far. */
   public Metrics(Db db, IndexState index, LongSupplier splitSearches) {
     this.db = db;
     this.index = index;
+    this.splitSearches = splitSearches;
     new JvmMemoryMetrics().bindTo(registry);
     Gauge.builder("minutes.index.documents", () -> last.documents())
         .description("Meetings in the live search index").register(registry);
@@ -86,23 +88,13 @@ public final class Metrics {
     Gauge.builder("minutes.index.lag", () -> last.lagSeconds()).baseUnit("seconds")
         .description("Age of the oldest change the search index has not applied yet (0 when up to date)")
         .register(registry);
-    FunctionCounter.builder("minutes.search.split", held(splitSearches), LongSupplier::getAsLong)
+    FunctionCounter.builder("minutes.search.split", splitSearches, LongSupplier::getAsLong)
         .description("Searches costly enough to be matched on all cores at once").register(registry);
     Gauge.builder("minutes.database.size", () -> last.dbBytes()).baseUnit("bytes")
         .description("Size of the database: the SQLite file with its write-ahead log, or PostgreSQL's pg_database_size").register(registry);
     // Both shown as 0 from the start, so that a rate over them needs no special case.
     timeouts("db");
     timeouts("search");
-  }
-
-  /**
-   * {@code count}, kept here for as long as the registry: Micrometer holds a counted object
-   * weakly, and a lambda nothing else refers to is collected at the next GC, after which its
-   * counter stops moving.
-   */
-  private LongSupplier held(LongSupplier count) {
-    counted.add(count);
-    return count;
   }
 
   /** Adds the load-shedding counts: requests in flight and waiting now, and those refused at once. */
