@@ -101,8 +101,10 @@ public final class ChangeHistory {
     return touched.get(id).after.contains(new Audience(workspaceId, WHOLE_WORKSPACE));
   }
 
+  /** The one immutable copy of an audience set; copied only the first time it is seen. */
   private Set<Audience> shared(Set<Audience> audiences) {
-    return sets.computeIfAbsent(Set.copyOf(audiences), copy -> copy);
+    Set<Audience> known = sets.get(audiences);
+    return known != null ? known : sets.computeIfAbsent(Set.copyOf(audiences), copy -> copy);
   }
 
   private static void add(Set<Audience> audiences, long workspaceId, String viewer) {
