@@ -11,21 +11,26 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SlowImpactsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.ExactPhraseMatcher;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.similarities.Similarity.SimScorer;
 import org.apache.lucene.util.BytesRef;
 
 /**
  * Finds where a query matched in one field of one document, from the offsets stored in the
  * postings (or in a text analysed as the index analyses it, {@link #inText}), and picks the best
- * window for a snippet: the one holding the most different query words. The one matcher of
- * words and phrases at a place: snippets, moments and the transcript search use it; ranking
- * uses the Lucene queries of {@link SearchQuery}, which match the same terms at the same
- * places. One instance per leaf, field and request; not thread-safe. Costs time in proportion
- * to the number of matches, never to the length of the text (a 100 KB transcript is never
- * scanned); a phrase is found through its pair terms where it has them
- * ({@link SearchQuery#layout}), so "I think" reads the few places of "i think", not every "i".
- * Matches live in reused int arrays, since a common word has hundreds per document.
+ * window for a snippet: the one holding the most different query words. Snippets, moments and
+ * the transcript search find matches here, and a phrase's places are decided, as for ranking,
+ * by Lucene's exact phrase matcher: one way to say "these words match here". One instance per
+ * leaf, field and request; not thread-safe. Costs time in proportion to the number of matches,
+ * never to the length of the text (a 100 KB transcript is never scanned); a phrase is found
+ * through its pair terms where it has them ({@link SearchQuery#layout}), so "I think" reads the
+ * few places of "i think", not every "i". Matches live in reused int arrays, since a common word
+ * has hundreds per document.
  */
 final class Passages {
   /** A matched word or phrase: character offsets into the field's text. */
@@ -34,16 +39,19 @@ final class Passages {
   /** The chosen window's matches, to be shown and marked. */
   record Best(int start, int end, List<Span> spans) {}
 
+  private static final SimScorer UNSCORED = new SimScorer() {
+    @Override
+    public float score(float freq, long norm) {
+      return 1;
+    }
+  };
   private final int clauseCount;
   private final int[] firstTerm; // per clause: index of its first term; firstTerm[clauseCount] = all terms
   private final int[] relative; // per term: its position relative to its clause's first word
   private final String[] term; // per term: as the index holds it
-  private final TermsEnum[] terms; // per term; null when the field lacks it (or the text is given: fromText)
-  private final PostingsEnum[] postings; // reused while documents are visited in increasing order
-  private final Occurrences[] read; // per term: this document's occurrences
-  private final int[] cursor; // per term: how far find() has walked its occurrences
-  /** Occurrences come from an analysed text ({@link #inText}), not from postings. */
-  private boolean fromText;
+  private final TermsEnum[] terms; // per term; null when the field lacks it (or the text is given: inText)
+  private final PostingsEnum[] postings; // per term, pulled once and advanced as documents are visited in increasing order
+  private final ExactPhraseMatcher[] phrases; // per clause of two terms or more, over its postings
   /** This document's matches, sorted by start, then longest first. */
   private Matches spans = new Matches(), merged = new Matches();
 
@@ -53,7 +61,7 @@ final class Passages {
     // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); a change in what
     // they give shows as other snippets in SearchApiTest, SearchIndexTest and SnippetOracleTest.
     Terms fieldTerms = leaf.terms(field);
-    for (int t = 0; t < read.length; t++) {
+    for (int t = 0; t < term.length; t++) {
       if (fieldTerms == null) continue;
       TermsEnum te = fieldTerms.iterator();
       terms[t] = te.seekExact(new BytesRef(term[t])) ? te : null;
@@ -79,12 +87,10 @@ final class Passages {
     term = new String[all.size()];
     terms = new TermsEnum[all.size()];
     postings = new PostingsEnum[all.size()];
-    read = new Occurrences[all.size()];
-    cursor = new int[all.size()];
+    phrases = new ExactPhraseMatcher[clauseCount];
     for (int t = 0; t < all.size(); t++) {
       relative[t] = all.get(t).position();
       term[t] = all.get(t).term();
-      read[t] = new Occurrences();
     }
   }
 
@@ -97,11 +103,11 @@ final class Passages {
    */
   static Passages inText(String text, List<List<String>> clauses) {
     Passages p = new Passages(clauses, false);
-    p.fromText = true;
     CharArrayMap<int[]> byTerm = new CharArrayMap<>(p.term.length, false);
     for (int t = 0; t < p.term.length; t++) {
-      int[] of = byTerm.get(p.term[t]);
-      byTerm.put(p.term[t], of == null ? new int[] {t} : append(of, t));
+      p.postings[t] = new InText();
+      int[] same = byTerm.get(p.term[t]);
+      byTerm.put(p.term[t], same == null ? new int[] {t} : append(same, t));
     }
     try (TokenStream ts = FoldingFilter.WORDS.tokenStream("", text)) {
       CharTermAttribute token = ts.addAttribute(CharTermAttribute.class);
@@ -112,7 +118,7 @@ final class Passages {
         position++;
         int[] of = byTerm.get(token.buffer(), 0, token.length());
         if (of == null) continue;
-        for (int t : of) p.read[t].add(position, offset.startOffset(), offset.endOffset());
+        for (int t : of) ((InText) p.postings[t]).add(position, offset.startOffset(), offset.endOffset());
       }
       ts.end();
       p.match(0);
@@ -129,10 +135,13 @@ final class Passages {
     return out;
   }
 
-  /** Positions and offsets of one term in one document. */
-  private static final class Occurrences {
-    int count;
-    int[] position = new int[16], start = new int[16], end = new int[16];
+  /**
+   * One word's positions and offsets in a text, as the postings of an index of that one text
+   * (document 0), so that a text is matched exactly as the index's postings are.
+   */
+  private static final class InText extends PostingsEnum {
+    private int count, doc = -1, read;
+    private int[] position = new int[16], start = new int[16], end = new int[16];
 
     void add(int p, int s, int e) {
       if (count == position.length) {
@@ -145,9 +154,50 @@ final class Passages {
       end[count++] = e;
     }
 
-    void read(PostingsEnum pe) throws IOException {
-      count = 0;
-      for (int k = pe.freq(); k > 0; k--) add(pe.nextPosition(), pe.startOffset(), pe.endOffset());
+    @Override
+    public int docID() {
+      return doc;
+    }
+
+    @Override
+    public int nextDoc() {
+      return advance(doc + 1);
+    }
+
+    @Override
+    public int advance(int target) {
+      read = 0;
+      return doc = target == 0 && count > 0 ? 0 : NO_MORE_DOCS;
+    }
+
+    @Override
+    public long cost() {
+      return 1;
+    }
+
+    @Override
+    public int freq() {
+      return count;
+    }
+
+    @Override
+    public int nextPosition() {
+      return position[read++];
+    }
+
+    @Override
+    public int startOffset() {
+      return start[read - 1];
+    }
+
+    @Override
+    public int endOffset() {
+      return end[read - 1];
+    }
+
+    @Override
+    public BytesRef getPayload() {
+      return null;
     }
   }
 
@@ -207,37 +257,52 @@ final class Passages {
     return clauseCount;
   }
 
-  /** Appends clause c's matches in doc to {@link #spans} (in order of start); false when it has none. */
+  /**
+   * Appends clause c's matches in doc to {@link #spans} (in order of start); false when it has
+   * none. A phrase's places are found by Lucene's exact phrase matcher, the one that decides
+   * which meetings match it and their rank ({@link NeighbourPhraseQuery}, {@link SearchQuery}).
+   */
   private boolean find(int doc, int c) throws IOException {
-    int first = firstTerm[c], last = firstTerm[c + 1] - 1;
-    for (int t = first; t <= last && !fromText; t++) {
-      if (terms[t] == null) return false;
-      PostingsEnum pe = postings[t];
-      if (pe == null || pe.docID() > doc) pe = postings[t] = terms[t].postings(pe, PostingsEnum.OFFSETS);
-      if ((pe.docID() < doc ? pe.advance(doc) : pe.docID()) != doc) return false;
-      read[t].read(pe);
-    }
-    // Where the first term sits at p, every other term must sit at p + its relative position;
-    // each term's positions ascend, so one cursor per term walks forward only.
-    Occurrences lead = read[first];
-    Arrays.fill(cursor, first, last + 1, 0);
-    boolean any = false;
-    outer:
-    for (int k = 0; k < lead.count; k++) {
-      int anchor = lead.position[k];
-      for (int t = first + 1; t <= last; t++) {
-        Occurrences o = read[t];
-        int want = anchor + relative[t], i = cursor[t];
-        while (i < o.count && o.position[i] < want) i++;
-        cursor[t] = i;
-        if (i == o.count) break outer;
-        if (o.position[i] != want) continue outer;
+    int first = firstTerm[c], last = firstTerm[c + 1] - 1, before = spans.size;
+    for (int t = first; t <= last; t++) if (!onDoc(t, doc)) return false;
+    if (first == last) {
+      PostingsEnum word = postings[first];
+      for (int k = word.freq(); k > 0; k--) {
+        word.nextPosition();
+        spans.add(word.startOffset(), word.endOffset(), c);
       }
-      Occurrences tail = read[last];
-      spans.add(lead.start[k], last == first ? lead.end[k] : tail.end[cursor[last]], c);
-      any = true;
+    } else {
+      ExactPhraseMatcher phrase = phrase(c);
+      phrase.resetPositions();
+      while (phrase.nextMatch()) spans.add(phrase.startOffset(), phrase.endOffset(), c);
     }
-    return any;
+    return spans.size > before;
+  }
+
+  /** Whether term t occurs in doc, its postings then standing on doc. */
+  private boolean onDoc(int t, int doc) throws IOException {
+    PostingsEnum pe = postings[t];
+    if (pe == null) {
+      if (terms[t] == null) return false;
+      pe = postings[t] = terms[t].postings(null, PostingsEnum.OFFSETS);
+    }
+    // Documents come in increasing order: postings already past doc have no doc.
+    return (pe.docID() < doc ? pe.advance(doc) : pe.docID()) == doc;
+  }
+
+  /** Clause c's phrase matcher, over its terms' postings (all pulled by then). */
+  private ExactPhraseMatcher phrase(int c) {
+    if (phrases[c] != null) return phrases[c];
+    int first = firstTerm[c], last = firstTerm[c + 1] - 1;
+    PhraseQuery.PostingsAndFreq[] placed = new PhraseQuery.PostingsAndFreq[last - first + 1];
+    for (int t = first; t <= last; t++) {
+      placed[t - first] = new PhraseQuery.PostingsAndFreq(postings[t], new SlowImpactsEnum(postings[t]), relative[t]);
+    }
+    // Risk: ExactPhraseMatcher and PhraseQuery.PostingsAndFreq are @lucene.internal (as in
+    // NeighbourPhraseQuery). Relied on: with the postings standing on a document,
+    // resetPositions() then nextMatch() give each exact match, its offsets those of the first
+    // and last term; SnippetOracleTest and SegmentSearchTest compare them with a plain scan.
+    return phrases[c] = new ExactPhraseMatcher(placed, ScoreMode.COMPLETE_NO_SCORES, UNSCORED, 1f);
   }
 
   /** Merges the run spans[from, size) into the sorted run spans[0, from). */
