@@ -39,6 +39,7 @@ final class Passages {
   /** The chosen window's matches, to be shown and marked. */
   record Best(int start, int end, List<Span> spans) {}
 
+  /** Lucene's phrase matcher wants a scorer even where nothing is scored. */
   private static final SimScorer UNSCORED = new SimScorer() {
     @Override
     public float score(float freq, long norm) {
