@@ -33,7 +33,8 @@ import minutes.mcp.McpEndpoint;
 import minutes.meetings.MeetingOrder;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
-import minutes.search.SearchIndex;
+import minutes.search.index.SearchIndex;
+import minutes.search.query.SplitSearch;
 import minutes.store.Db;
 import minutes.store.Store;
 import minutes.store.Totals;
@@ -60,6 +61,7 @@ public final class App implements AutoCloseable {
   private TaskOrder taskOrder;
   private MeetingOrder meetingOrder;
   private SearchIndex search;
+  private SplitSearch split;
   private McpEndpoint mcp;
   private Undertow server;
   private Drain drain;
@@ -78,10 +80,11 @@ public final class App implements AutoCloseable {
     meetingOrder = new MeetingOrder(db);
     MeetingsApi meetings = new MeetingsApi(meetingOrder, new Totals());
     search = SearchIndex.start(config, db);
+    split = new SplitSearch(Runtime.getRuntime().availableProcessors());
     Metrics metrics = new Metrics(db, () -> {
       SearchIndex.Stats s = search.stats();
       return s == null ? null : new Metrics.IndexStats(s.documents(), s.deletedDocuments(), s.bytes(), s.seq());
-    }, search::splitSearches);
+    }, split::splits);
     metrics.watchOrder("tasks", taskOrder::status);
     metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();
@@ -98,7 +101,7 @@ public final class App implements AutoCloseable {
         .api("/api/v1/changes", Scope.MEETINGS_READ, Set.of("change_log", "change_feed", "change_state"),
             ChangesApi::list)
         .apiByStatement("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
-            new SearchApi(search, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
+            new SearchApi(search, split, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
         .open("/healthz", new Health(db, search::unavailable))
         .open("/api/v1/openapi.json", docs.openApi())
         .open("/docs", docs.page())
@@ -220,6 +223,7 @@ public final class App implements AutoCloseable {
     if (taskOrder != null) taskOrder.close();
     if (meetingOrder != null) meetingOrder.close();
     if (search != null) search.close();
+    if (split != null) split.close();
     if (db != null) db.close();
     if (server != null) log.info("minutes stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
   }

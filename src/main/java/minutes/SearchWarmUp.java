@@ -14,7 +14,7 @@ import minutes.http.Params;
 import minutes.http.Routes;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
-import minutes.search.SearchIndex;
+import minutes.search.index.SearchIndex;
 import minutes.store.Db;
 import minutes.store.Sql;
 import org.slf4j.Logger;

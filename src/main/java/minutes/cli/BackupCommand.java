@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.search.IndexBuilds;
+import minutes.search.index.IndexBuilds;
 import minutes.store.Db;
 import minutes.store.Store;
 import picocli.CommandLine.Command;

@@ -196,7 +196,7 @@ final class ImportCommand implements Callable<Integer> {
       err.printf("the import is complete, but erasure is not: %s%n", s.erasure().done());
     }
     try {
-      out.println(minutes.search.IndexBuilds.updateAfterImport(config));
+      out.println(minutes.search.index.IndexBuilds.updateAfterImport(config));
     } catch (java.io.IOException e) {
       // The data is in: say so, or the user takes the import for failed (e.g. a read-only index folder).
       err.println("the import is complete, but the search index could not be updated: " + e.getMessage()

@@ -3,7 +3,7 @@ package minutes.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.search.IndexBuilds;
+import minutes.search.index.IndexBuilds;
 import minutes.store.Db;
 import minutes.store.Store;
 import picocli.CommandLine.Command;

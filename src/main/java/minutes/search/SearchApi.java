@@ -8,6 +8,17 @@ import minutes.http.Endpoint;
 import minutes.http.Params;
 import minutes.http.Request;
 import minutes.keys.Scope;
+import minutes.search.index.SearchIndex;
+import minutes.search.index.SearchUnavailable;
+import minutes.search.query.Facets;
+import minutes.search.query.MeetingSearch;
+import minutes.search.query.SearchFilters;
+import minutes.search.query.SearchHit;
+import minutes.search.query.SearchRequest;
+import minutes.search.query.SplitSearch;
+import minutes.search.text.SearchAnalyzer;
+import minutes.search.text.SearchQuery;
+import minutes.search.text.SegmentSearch;
 import minutes.store.Vocabulary;
 import minutes.store.WorkspaceCompanies;
 import org.apache.lucene.analysis.Analyzer;
@@ -27,12 +38,19 @@ public final class SearchApi implements Endpoint {
   static final int MAX_MOMENTS = 10, MAX_FACET_VALUES = 100, DEFAULT_FACET_VALUES = 10;
 
   private final SearchIndex index;
+  private final SplitSearch split;
+  private final Facets facets = new Facets();
+  private final Analyzer analyzer = new SearchAnalyzer();
   private final int timeoutMillis;
   private final Runnable timedOut;
 
-  /** {@code timedOut}: called once for each search stopped by the time limit (for /metrics). */
-  public SearchApi(SearchIndex index, int timeoutMillis, Runnable timedOut) {
+  /**
+   * {@code split}: matches the costliest searches on all cores; {@code timedOut}: called once
+   * for each search stopped by the time limit (for /metrics).
+   */
+  public SearchApi(SearchIndex index, SplitSearch split, int timeoutMillis, Runnable timedOut) {
     this.index = index;
+    this.split = split;
     this.timeoutMillis = timeoutMillis;
     this.timedOut = timedOut;
   }
@@ -50,7 +68,7 @@ public final class SearchApi implements Endpoint {
     if (moments > 0 && !r.principal().scopes().contains(Scope.TRANSCRIPTS_READ)) {
       throw ApiError.forbidden(Scope.TRANSCRIPTS_READ);
     }
-    SearchQuery q = query(p.first("q").orElse(""), index.analyzer());
+    SearchQuery q = query(p.first("q").orElse(""), analyzer);
     int limit = p.limit(100, 50);
     int offset = p.offset();
     if ((long) offset + limit > MAX_DEPTH) {
@@ -63,23 +81,24 @@ public final class SearchApi implements Endpoint {
     String participant = p.email("participant").orElse(null);
     String company = p.uuid("company").orElse(null);
     SearchRequest.Order order = SearchRequest.Order.of(p.oneOf("order", SearchRequest.Order.VALUES).orElse("rank"));
-    List<String> facets = p.listOf("facets", Facets.NAMES);
+    List<String> facetNames = p.listOf("facets", Facets.NAMES);
     int facetLimit = p.intClamped("facet_limit", 1, MAX_FACET_VALUES, DEFAULT_FACET_VALUES);
     List<String> companyDomains = company == null ? null
         : WorkspaceCompanies.domains(r.db(), r.principal().workspaceId(), company);
     SearchRequest asked = new SearchRequest(q, new SearchFilters(from, to, platform, participant, companyDomains),
-        limit, offset, order, facets, facetLimit, moments, p.first("offset").isPresent() || !facets.isEmpty());
+        limit, offset, order, facetNames, facetLimit, moments, p.first("offset").isPresent() || !facetNames.isEmpty());
     try {
-      return index.search(r.db(), r.versionSeen(), r.principal(), asked, new QueryTimeoutImpl(timeoutMillis));
+      return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked, analyzer,
+          new QueryTimeoutImpl(timeoutMillis), split, facets);
     } catch (SearchUnavailable e) {
       throw unavailable(e);
     }
   }
 
   private ApiError unavailable(SearchUnavailable e) {
-    if (e.reason == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
-    return ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason) {
-      case BUILDING -> "the search index is " + (e.state == null ? "being built" : e.state) + "; try again in a few seconds";
+    if (e.reason() == SearchUnavailable.Reason.TIMED_OUT) timedOut.run();
+    return ApiError.unavailable(RETRY_AFTER_SECONDS, switch (e.reason()) {
+      case BUILDING -> "the search index is " + (e.state() == null ? "being built" : e.state()) + "; try again in a few seconds";
       case UNREADABLE -> "the search index could not be read; it is being checked and rebuilt if damaged; "
           + "try again in a few seconds";
       case TIMED_OUT -> "this search took longer than the server allows (" + timeoutMillis + " ms); try again later, "
@@ -97,7 +116,7 @@ public final class SearchApi implements Endpoint {
   }
 
   /** q validated and analysed; a refused one is 400 naming q. */
-  static SearchQuery query(String q, Analyzer analyzer) {
+  public static SearchQuery query(String q, Analyzer analyzer) {
     try {
       return SearchQuery.parse(q, analyzer);
     } catch (SearchQuery.Refused e) {

@@ -15,8 +15,8 @@ import minutes.http.Params;
 import minutes.http.Request;
 import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
-import minutes.search.SearchHit;
-import minutes.search.SegmentSearch;
+import minutes.search.query.SearchHit;
+import minutes.search.text.SegmentSearch;
 import minutes.store.Sql;
 import minutes.store.TranscriptSegments;
 

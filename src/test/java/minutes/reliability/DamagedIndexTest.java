@@ -1,10 +1,5 @@
 package minutes.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -26,17 +21,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import minutes.App;
+import minutes.TestStore;
 import minutes.cli.Cli;
 import minutes.config.Config;
-import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.search.OtherFormat;
-import minutes.TestStore;
+import minutes.keys.Scope;
+import minutes.search.index.OtherFormat;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A damaged search index (issue 5, part 3), or one of another format (issue 31): whatever is
@@ -68,7 +67,7 @@ class DamagedIndexTest {
       Files.copy(in, data);
     }
     new Importer(store.store(), Importer.Progress.NONE).run(List.of(data));
-    minutes.search.IndexBuilds.updateAfterImport(config); // builds the first index, as `import` does
+    minutes.search.index.IndexBuilds.updateAfterImport(config); // builds the first index, as `import` does
     try (Connection c = store.store().write()) {
       key = ApiKeys.create(c, "acme", EnumSet.allOf(Scope.class), null, null).secret();
     }

@@ -4,17 +4,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Instant;
-import java.util.OptionalLong;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import minutes.keys.Principal;
-import minutes.keys.Visibility;
 import minutes.keys.Scope;
+import minutes.keys.Visibility;
+import minutes.search.index.IndexDirs;
+import minutes.search.index.MeetingDocument;
+import minutes.search.index.RankSimilarity;
+import minutes.search.index.SearchIndex;
+import minutes.search.query.MeetingQueries;
+import minutes.search.query.MeetingSearch;
+import minutes.search.query.SearchFilters;
+import minutes.search.query.SplitSearch;
+import minutes.search.text.QueryMatches;
+import minutes.search.text.SearchAnalyzer;
+import minutes.search.text.SearchQuery;
 import minutes.store.Db;
 import minutes.store.Sql;
 import org.apache.lucene.index.DirectoryReader;
@@ -56,7 +67,7 @@ public final class SearchAB {
     try (FSDirectory dir = FSDirectory.open(root.resolve(IndexDirs.current(root)));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       IndexSearcher s = new IndexSearcher(reader);
-      s.setSimilarity(Generation.SIMILARITY);
+      s.setSimilarity(new RankSimilarity());
       Principal p = new Principal("bench", 1, null, EnumSet.allOf(Scope.class), Set.of());
       System.out.printf("index: %d meetings in %d segments %s%n", reader.maxDoc(), reader.leaves().size(),
           reader.leaves().stream().map(l -> l.reader().maxDoc()).toList());
@@ -129,16 +140,16 @@ public final class SearchAB {
       filters.put("company (the one with most meetings)", new SearchFilters(null, null, null, null, domains));
       Map<String, Variant> variants = new LinkedHashMap<>();
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        variants.put(f.getKey(), q -> index.search(c, OptionalLong.empty(), p,
-            SearchData.request(SearchApi.query(q, index.analyzer()), f.getValue(), 50), new QueryTimeoutImpl(2000)).data().size());
+        variants.put(f.getKey(), q -> SearchData.answer(index, c, OptionalLong.empty(), p,
+            SearchData.request(SearchApi.query(q, new SearchAnalyzer()), f.getValue(), 50), new QueryTimeoutImpl(2000)).data().size());
       }
       long meetings = new Sql("SELECT count(*) FROM meeting").count(c);
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
-        long passing = index.search(c, OptionalLong.empty(), p,
-            SearchData.request(SearchApi.query("the", index.analyzer()), f.getValue(), (int) meetings), () -> false).data().size();
+        long passing = SearchData.answer(index, c, OptionalLong.empty(), p,
+            SearchData.request(SearchApi.query("the", new SearchAnalyzer()), f.getValue(), (int) meetings), () -> false).data().size();
         System.out.printf("filter %s: %d of the %d meetings saying \"the\" pass%n", f.getKey(), passing,
-            index.search(c, OptionalLong.empty(), p,
-                SearchData.request(SearchApi.query("the", index.analyzer()), SearchFilters.NONE, (int) meetings), () -> false)
+            SearchData.answer(index, c, OptionalLong.empty(), p,
+                SearchData.request(SearchApi.query("the", new SearchAnalyzer()), SearchFilters.NONE, (int) meetings), () -> false)
                 .data().size());
       }
       report("whole search (SearchIndex.search, limit 50, snippets)", interleaved(queries, rounds, variants));
@@ -154,18 +165,18 @@ public final class SearchAB {
   static void timeLimit(IndexSearcher shared, Principal p, List<String> queries, int rounds) throws Exception {
     SearchAnalyzer analyzer = new SearchAnalyzer();
     Map<String, Variant> variants = new LinkedHashMap<>();
-    variants.put("shared searcher, no time limit (before)", q -> shared.search(query(q, analyzer, p), Hits.collector(50))
+    variants.put("shared searcher, no time limit (before)", q -> shared.search(query(q, analyzer, p), MeetingSearch.collector(50))
         .scoreDocs.length);
     variants.put("own searcher per request, 2 s limit (now)", q -> {
       IndexSearcher s = SplitSearch.like(new IndexSearcher(shared.getIndexReader()), shared);
       s.setTimeout(new QueryTimeoutImpl(2000));
-      return s.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length;
+      return s.search(query(q, analyzer, p), MeetingSearch.collector(50)).scoreDocs.length;
     });
     report("matching only, top 50, one thread", interleaved(queries, rounds, variants));
   }
 
   static Query query(String q, SearchAnalyzer analyzer, Principal p) {
-    return Hits.matching(Hits.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
+    return MeetingSearch.matching(MeetingQueries.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
   }
 
   // ------------------------------------------------------------------ slices
@@ -184,16 +195,16 @@ public final class SearchAB {
       int differ = 0;
       for (String q : phrases) {
         Query query = query(q, analyzer, p);
-        if (!Arrays.equals(ids(shared.search(query, Hits.collector(50)).scoreDocs),
-            ids(splitting.search(query, Hits.collector(50)).scoreDocs))) {
+        if (!Arrays.equals(ids(shared.search(query, MeetingSearch.collector(50)).scoreDocs),
+            ids(splitting.search(query, MeetingSearch.collector(50)).scoreDocs))) {
           differ++;
         }
       }
       System.out.printf("phrases answered differently: %d of %d%n", differ, phrases.size());
       Map<String, Variant> variants = new LinkedHashMap<>();
-      variants.put("one thread", q -> shared.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
+      variants.put("one thread", q -> shared.search(query(q, analyzer, p), MeetingSearch.collector(50)).scoreDocs.length);
       variants.put("split in two (IndexSearcher.slices)",
-          q -> splitting.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs.length);
+          q -> splitting.search(query(q, analyzer, p), MeetingSearch.collector(50)).scoreDocs.length);
       report("phrases matched (" + phrases.size() + " phrases)", interleaved(phrases, 5 * rounds, variants));
     }
   }
@@ -211,7 +222,7 @@ public final class SearchAB {
   // ------------------------------------------------------------------ snippet offsets
 
   /**
-   * Where each query matched in the transcript of each of its top 50 hits: Passages (our
+   * Where each query matched in the transcript of each of its top 50 hits: QueryMatches (our
    * postings walk, best window included) against Weight.matches per clause (Lucene's Matches
    * API; MatchRegionRetriever and OffsetsFromMatchIterator of lucene-highlighter build on it
    * and add loading the field's text, so they cannot be faster). Counts hits where the two
@@ -219,9 +230,9 @@ public final class SearchAB {
    */
   static void snippets(IndexSearcher s, Principal p, List<String> queries, int rounds) throws Exception {
     SearchAnalyzer analyzer = new SearchAnalyzer();
-    String field = IndexedMeeting.TRANSCRIPT;
+    String field = MeetingDocument.TRANSCRIPT;
     Map<String, ScoreDoc[]> top = new LinkedHashMap<>();
-    for (String q : queries) top.put(q, s.search(query(q, analyzer, p), Hits.collector(50)).scoreDocs);
+    for (String q : queries) top.put(q, s.search(query(q, analyzer, p), MeetingSearch.collector(50)).scoreDocs);
     int[] compared = new int[2];
     for (String q : queries) {
       SearchQuery sq = SearchApi.query(q, analyzer);
@@ -238,42 +249,42 @@ public final class SearchAB {
     }
     System.out.printf("hits compared: %d; hits where the two found other offsets: %d%n", compared[0], compared[1]);
     Map<String, Variant> variants = new LinkedHashMap<>();
-    variants.put("Passages (ours, best window included)", q -> passages(s, SearchApi.query(q, analyzer), field, top.get(q)));
+    variants.put("QueryMatches (ours, best window included)", q -> passages(s, SearchApi.query(q, analyzer), field, top.get(q)));
     variants.put("Weight.matches per clause (Lucene's Matches API, offsets only)",
         q -> matches(s, SearchApi.query(q, analyzer), field, top.get(q)));
     report("match offsets in the transcripts of the top 50 hits (per query)", interleaved(queries, rounds, variants));
   }
 
-  /** Per hit, the sorted start and end offsets of every match Passages finds (in the whole text, window aside). */
+  /** Per hit, the sorted start and end offsets of every match QueryMatches finds (in the whole text, window aside). */
   static List<int[]> passages(IndexSearcher s, SearchQuery q, String field, ScoreDoc[] hits) throws Exception {
     List<int[]> out = new ArrayList<>();
     if (q.isEmpty()) return out;
     ScoreDoc[] byDoc = hits.clone();
     Arrays.sort(byDoc, (x, y) -> Integer.compare(x.doc, y.doc));
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    Passages passages = null;
+    QueryMatches passages = null;
     LeafReaderContext leaf = null;
     for (ScoreDoc h : byDoc) {
       LeafReaderContext l = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(h.doc, leaves));
       if (l != leaf) {
         leaf = l;
-        passages = new Passages(leaf.reader(), field, q.clauses);
+        passages = new QueryMatches(leaf.reader(), field, q.clauses);
       }
       passages.match(h.doc - leaf.docBase);
-      Passages.Best best = passages.best(1 << 29); // a window as wide as any text: every match
+      QueryMatches.Best best = passages.best(1 << 29); // a window as wide as any text: every match
       out.add(best.spans().stream().flatMapToInt(sp -> java.util.stream.IntStream.of(sp.start(), sp.end())).toArray());
     }
     return out;
   }
 
-  /** The same offsets from Weight.matches, one weight per clause, sorted as Passages sorts them. */
+  /** The same offsets from Weight.matches, one weight per clause, sorted as QueryMatches sorts them. */
   static List<int[]> matches(IndexSearcher s, SearchQuery q, String field, ScoreDoc[] hits) throws Exception {
     List<int[]> out = new ArrayList<>();
     if (q.isEmpty()) return out;
     List<Weight> weights = new ArrayList<>();
     for (List<String> clause : q.clauses) {
       Query c = clause.size() == 1 ? new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term(field,
-          clause.get(0))) : SearchQuery.phrase(field, clause);
+          clause.get(0))) : MeetingQueries.phrase(field, clause);
       weights.add(s.createWeight(s.rewrite(c), ScoreMode.COMPLETE_NO_SCORES, 1f));
     }
     ScoreDoc[] byDoc = hits.clone();

@@ -1,18 +1,5 @@
 package minutes.search;
 
-import static minutes.ApiServer.ALL;
-import static minutes.ApiServer.ANN;
-import static minutes.ApiServer.BOB;
-import static minutes.ApiServer.MEETINGS;
-import static minutes.ApiServer.OTHER;
-import static minutes.ApiServer.TASKS;
-import static minutes.Fixtures.M1;
-import static minutes.Fixtures.M2;
-import static minutes.Fixtures.O1;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +14,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.ApiServer;
 import minutes.cli.Cli;
+import minutes.search.index.IndexDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static minutes.ApiServer.MEETINGS;
+import static minutes.ApiServer.OTHER;
+import static minutes.ApiServer.TASKS;
+import static minutes.Fixtures.M1;
+import static minutes.Fixtures.M2;
+import static minutes.Fixtures.O1;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GET /api/v1/search through the real server: shape, errors, visibility, live import, reindex under load. */
 class SearchApiTest {

@@ -23,8 +23,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.keys.Scope;
+import minutes.search.index.IndexDirs;
+import minutes.search.index.MeetingDocument;
+import minutes.search.index.RankSimilarity;
+import minutes.search.index.SearchIndex;
+import minutes.search.query.MeetingQueries;
+import minutes.search.query.MeetingSearch;
+import minutes.search.query.SearchFilters;
+import minutes.search.text.SearchAnalyzer;
 import minutes.store.Db;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
@@ -84,7 +92,7 @@ public final class SearchBench {
         DirectoryReader reader = DirectoryReader.open(dir)) {
       int docs = reader.numDocs();
       List<String> common = new ArrayList<>(), mid = new ArrayList<>(), rare = new ArrayList<>();
-      Terms terms = MultiTerms.getTerms(reader, IndexedMeeting.TRANSCRIPT);
+      Terms terms = MultiTerms.getTerms(reader, MeetingDocument.TRANSCRIPT);
       TermsEnum te = terms.iterator();
       for (BytesRef t = te.next(); t != null; t = te.next()) {
         String w = t.utf8ToString();
@@ -95,17 +103,17 @@ public final class SearchBench {
         else if (te.docFreq() >= 3) rare.add(w);
       }
       List<String> titleWords = new ArrayList<>();
-      BinaryDocValues meta = MultiDocValues.getBinaryValues(reader, IndexedMeeting.META);
+      BinaryDocValues meta = MultiDocValues.getBinaryValues(reader, MeetingDocument.DISPLAY);
       for (int d = meta.nextDoc(); d != BinaryDocValues.NO_MORE_DOCS && titleWords.size() < 5000; d = meta.nextDoc()) {
-        for (String w : IndexedMeeting.Meta.decode(meta.binaryValue()).title().split("\\s+")) {
+        for (String w : MeetingDocument.Display.decode(meta.binaryValue()).title().split("\\s+")) {
           if (w.length() >= 4 && w.chars().allMatch(Character::isLetter)) titleWords.add(w);
         }
       }
       Set<String> phrases = new LinkedHashSet<>();
       var stored = reader.storedFields();
       while (phrases.size() < 60) {
-        // The first stored chunk of a transcript (Snippets.store) is text enough to take a phrase from.
-        BytesRef chunk = stored.document(random.nextInt(reader.maxDoc())).getBinaryValue(IndexedMeeting.TRANSCRIPT + ".text");
+        // The first stored chunk of a transcript (StoredText.store) is text enough to take a phrase from.
+        BytesRef chunk = stored.document(random.nextInt(reader.maxDoc())).getBinaryValue(MeetingDocument.TRANSCRIPT + ".text");
         if (chunk == null) continue;
         String text = chunk.utf8ToString();
         String[] words = text.substring(random.nextInt(Math.max(1, text.length() - 200))).split(" ");
@@ -160,12 +168,12 @@ public final class SearchBench {
     try (FSDirectory dir = FSDirectory.open(root.resolve(IndexDirs.current(root)));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       IndexSearcher s = new IndexSearcher(reader);
-      s.setSimilarity(Generation.SIMILARITY);
+      s.setSimilarity(new RankSimilarity());
       SearchAnalyzer analyzer = new SearchAnalyzer();
       long[] plain = time(queries, rounds, q -> {
         // The server's own query (a workspace key's) and collection, on one thread, without describe and snippets.
-        Query match = Hits.matching(Hits.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
-        return s.search(match, Hits.collector(50)).scoreDocs.length;
+        Query match = MeetingSearch.matching(MeetingQueries.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
+        return s.search(match, MeetingSearch.collector(50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);
     }

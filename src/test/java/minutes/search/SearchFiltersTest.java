@@ -1,13 +1,5 @@
 package minutes.search;
 
-import static minutes.ApiServer.ALL;
-import static minutes.ApiServer.ANN;
-import static minutes.ApiServer.BOB;
-import static minutes.ApiServer.OTHER;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
@@ -25,6 +17,13 @@ import minutes.store.Importer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static minutes.ApiServer.OTHER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The search filters of decisions.md through the real server, over search-filters.ndjson: 14

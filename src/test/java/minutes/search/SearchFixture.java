@@ -1,8 +1,5 @@
 package minutes.search;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -11,27 +8,31 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import minutes.keys.Scope;
-import minutes.keys.Principal;
 import minutes.TestStore;
+import minutes.keys.Principal;
+import minutes.keys.Scope;
+import minutes.search.index.SearchIndex;
+import minutes.search.query.SearchHit;
 import minutes.store.Db;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The search tests' fixture: meetings of two workspaces imported into a real store (SQLite or
  * PostgreSQL, as the run says), a search index built from it, and keys of each kind; built
  * once per test class. Also the helpers that search it and read the hits.
  */
-abstract class SearchFixture {
-  @TempDir static Path dir;
-  static Db db;
-  static TestStore testStore;
-  static SearchIndex index;
-  static Principal acme, other, ann, bob;
+public abstract class SearchFixture {
+  @TempDir public static Path dir;
+  public static Db db;
+  public static TestStore testStore;
+  public static SearchIndex index;
+  public static Principal acme, other, ann, bob;
 
-  static final String LONG_TAIL;
+  public static final String LONG_TAIL;
 
   static {
     StringBuilder b = new StringBuilder();
@@ -40,7 +41,7 @@ abstract class SearchFixture {
   }
 
   @BeforeAll
-  static void setUp() throws Exception {
+  public static void setUp() throws Exception {
     new SearchData()
         .workspace("acme", "ann@acme.com", "bob@acme.com")
         .workspace("other", "carl@other.com")
@@ -87,19 +88,19 @@ abstract class SearchFixture {
   }
 
   @AfterAll
-  static void tearDown() {
+  public static void tearDown() {
     if (index != null) index.close();
     if (db != null) db.close();
     if (testStore != null) testStore.close();
   }
 
-  static long workspaceId(String slug) throws Exception {
+  public static long workspaceId(String slug) throws Exception {
     try (Connection c = db.read()) {
       return Db.workspaceId(c, slug).orElseThrow();
     }
   }
 
-  static List<SearchHit> search(SearchIndex index, Principal p, String q, int limit) throws Exception {
+  public static List<SearchHit> search(SearchIndex index, Principal p, String q, int limit) throws Exception {
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
@@ -110,21 +111,21 @@ abstract class SearchFixture {
     }
   }
 
-  static List<SearchHit> search(Principal p, String q) throws Exception {
+  public static List<SearchHit> search(Principal p, String q) throws Exception {
     return search(index, p, q, 50);
   }
 
-  static List<String> ids(List<SearchHit> hits) {
+  public static List<String> ids(List<SearchHit> hits) {
     return hits.stream().map(SearchHit::meetingId).toList();
   }
 
   /** The snippet as a reader sees it: tags removed, entities decoded. */
-  static String visible(String snippet) {
+  public static String visible(String snippet) {
     return snippet.replace("<mark>", "").replace("</mark>", "").replace("&lt;", "<").replace("&gt;", ">")
         .replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
   }
 
-  static List<String> marked(String snippet) {
+  public static List<String> marked(String snippet) {
     List<String> out = new ArrayList<>();
     Matcher m = Pattern.compile("<mark>(.*?)</mark>").matcher(snippet);
     while (m.find()) out.add(m.group(1));

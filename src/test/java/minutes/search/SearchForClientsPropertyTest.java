@@ -1,10 +1,5 @@
 package minutes.search;
 
-import static minutes.ApiServer.ALL;
-import static minutes.ApiServer.ANN;
-import static minutes.ApiServer.BOB;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,6 +21,10 @@ import minutes.Property;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * total, facets, date order, paging and moments of GET /search against a plain oracle, over

@@ -1,14 +1,5 @@
 package minutes.search;
 
-import static minutes.ApiServer.ALL;
-import static minutes.ApiServer.ANN;
-import static minutes.ApiServer.BOB;
-import static minutes.ApiServer.MEETINGS;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
@@ -25,6 +16,14 @@ import minutes.ApiServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static minutes.ApiServer.ALL;
+import static minutes.ApiServer.ANN;
+import static minutes.ApiServer.BOB;
+import static minutes.ApiServer.MEETINGS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * order, offset, total, facets and moments of GET /search (decisions.md, "Search for

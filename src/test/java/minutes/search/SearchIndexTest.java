@@ -1,20 +1,23 @@
 package minutes.search;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import minutes.http.ApiError;
-import minutes.keys.Scope;
 import minutes.keys.Principal;
+import minutes.keys.Scope;
+import minutes.search.query.SearchHit;
+import minutes.search.text.SearchAnalyzer;
+import minutes.search.text.SearchQuery;
+import minutes.search.text.SnippetText;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SearchIndex in-process over a real SQLite file and real index files: matching, ranks, snippets, visibility. */
 class SearchIndexTest extends SearchFixture {
@@ -108,7 +111,7 @@ class SearchIndexTest extends SearchFixture {
     SearchHit h = search(acme, "unicornword").get(0);
     assertEquals(SearchData.id("upload"), h.meetingId());
     assertEquals(List.of("unicornword"), marked(h.snippet()));
-    assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, h.snippet());
+    assertTrue(visible(h.snippet()).length() <= SnippetText.MAX_VISIBLE, h.snippet());
     assertTrue(h.snippet().startsWith("\u2026"), h.snippet());
     assertEquals(null, h.startsAt());
     assertEquals("upload", h.platform());
@@ -120,12 +123,12 @@ class SearchIndexTest extends SearchFixture {
       List<SearchHit> hits = search(acme, q);
       assertFalse(hits.isEmpty(), q);
       for (SearchHit h : hits) {
-        assertTrue(visible(h.snippet()).length() <= Snippets.MAX_VISIBLE, q + ": " + h.snippet());
-        Set<String> words = SearchApi.query(q, index.analyzer()).words();
+        assertTrue(visible(h.snippet()).length() <= SnippetText.MAX_VISIBLE, q + ": " + h.snippet());
+        Set<String> words = SearchApi.query(q, new SearchAnalyzer()).words();
         List<String> marks = marked(h.snippet());
         assertFalse(marks.isEmpty(), h.snippet());
         for (String m : marks) {
-          for (String w : SearchQuery.analyze(index.analyzer(), m)) assertTrue(words.contains(w), m + " in " + h.snippet());
+          for (String w : SearchQuery.analyze(new SearchAnalyzer(), m)) assertTrue(words.contains(w), m + " in " + h.snippet());
         }
       }
     }
@@ -222,12 +225,12 @@ class SearchIndexTest extends SearchFixture {
   @Test
   void qLengthLimits() {
     for (String q : List.of("", " ", "a", " a ", "é", "🙂", "a".repeat(501), "x".repeat(5000))) {
-      ApiError e = assertThrows(ApiError.class, () -> SearchApi.query(q, index.analyzer()), q);
+      ApiError e = assertThrows(ApiError.class, () -> SearchApi.query(q, new SearchAnalyzer()), q);
       assertEquals(400, e.status());
       assertEquals("q", e.field());
     }
-    assertEquals("ab", SearchApi.query("  ab \t", index.analyzer()).text);
-    assertEquals("\uFFFDx", SearchApi.query("\uD83Dx", index.analyzer()).text);
+    assertEquals("ab", SearchApi.query("  ab \t", new SearchAnalyzer()).text);
+    assertEquals("\uFFFDx", SearchApi.query("\uD83Dx", new SearchAnalyzer()).text);
   }
 
   @Test

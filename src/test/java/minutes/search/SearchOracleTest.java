@@ -1,8 +1,5 @@
 package minutes.search;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,9 +23,14 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import minutes.ApiServer;
 import minutes.Property;
+import minutes.search.text.GeneratedTalk;
+import minutes.search.text.PlainScan;
+import minutes.search.text.SearchQuery;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * GET /search with its filters, through the real import and the real server on the run's

@@ -1,9 +1,5 @@
 package minutes.search;
 
-import static minutes.ApiServer.ALL;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,10 +11,14 @@ import java.util.List;
 import java.util.Map;
 import minutes.ApiServer;
 import minutes.cli.Cli;
+import minutes.search.index.IndexDirs;
 import minutes.store.Importer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static minutes.ApiServer.ALL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * search.timeout_ms through the real server: a server with a limit of 1 ms, 40 generated

@@ -1,0 +1,300 @@
+package minutes.search.query;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import minutes.keys.Principal;
+import minutes.keys.Visibility;
+import minutes.search.index.MeetingDocument;
+import minutes.search.index.SearchIndex;
+import minutes.search.index.SearchUnavailable;
+import minutes.search.text.SearchQuery;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsCollectorManager;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * One search over one searcher, in the order it happens: match the meetings the key may see
+ * ({@link #matching}), collect the page in the order asked ({@link SplitSearch}), count the
+ * total and facets when asked ({@link Facets}), name each hit's best field and, when the
+ * order is not by rank, its rank ({@link #describe}), cut its snippet and find its moments
+ * ({@link Highlights}). Lives for one request; not thread-safe. A search that
+ * runs past its {@link QueryTimeout} fails with {@link SearchUnavailable.Reason#TIMED_OUT}
+ * instead of answering with part of its hits.
+ */
+public final class MeetingSearch {
+  private final IndexSearcher searcher;
+  private final Analyzer analyzer;
+  private final QueryTimeout timeout;
+  private final SplitSearch split;
+  private final Facets facets;
+
+  /**
+   * The answer to r for the principal from the live generation of {@code index}, within
+   * {@code timeout}, on a searcher of its own (a time limit and its outcome are per searcher);
+   * {@code db}: the request's connection, {@code dataVersion}: the data version it read, if it did
+   * (see {@link SearchIndex#search}). {@code split} and {@code facets}: the server's, shared by
+   * every search.
+   */
+  public static SearchHit.Result answer(SearchIndex index, Connection db, OptionalLong dataVersion, Principal principal,
+      SearchRequest r, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets)
+      throws SQLException, SearchUnavailable {
+    return index.search(db, dataVersion, (searcher, changed) ->
+        new MeetingSearch(SplitSearch.like(new IndexSearcher(searcher.getIndexReader()), searcher), analyzer, timeout,
+            split, facets).find(db, principal, r, changed));
+  }
+
+  /** {@code searcher}: this request's own, since a time limit and its outcome are per searcher. */
+  public MeetingSearch(IndexSearcher searcher, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets) {
+    this.searcher = searcher;
+    this.analyzer = analyzer;
+    this.timeout = timeout;
+    this.split = split;
+    this.facets = facets;
+    searcher.setTimeout(timeout);
+  }
+
+  /**
+   * The answer to r for the principal: the page of hits that it may see and that pass the
+   * filters, at most one per meeting, and what else r asks for, all over the same matches;
+   * {@code pending}: meetings changed since the searcher's data, left out. {@code db}: the
+   * request's connection, for what the index does not hold (the companies).
+   */
+  public SearchHit.Result find(Connection db, Principal principal, SearchRequest r, List<BytesRef> pending)
+      throws IOException, SQLException, SearchUnavailable {
+    SearchQuery q = r.query();
+    long workspace = Visibility.of(principal).workspaceId();
+    if (q.isEmpty()) { // only punctuation, say: nothing matches
+      Map<String, List<?>> none = new LinkedHashMap<>();
+      for (String name : r.facets()) none.put(name, List.of());
+      return new SearchHit.Result(q.text, List.of(), r.withTotal() ? 0 : null, r.facets().isEmpty() ? null : none);
+    }
+    Query[] fields = MeetingQueries.fields(q);
+    Query query = matching(fields, principal, r.filters(), pending);
+    IndexSearcher by = split.searcher(searcher, q, workspace);
+    // Risk: IndexSearcher.search(Query, CollectorManager) is @lucene.experimental, though it is
+    // Lucene 10's one way to collect (the Collector one is deprecated); every search test uses it.
+    ScoreDoc[] docs = finished(by, by.search(query, collector(r.order(), r.offset() + r.limit()))).scoreDocs;
+    Integer total = null;
+    Map<String, List<?>> counted = null;
+    if (!r.facets().isEmpty()) {
+      FacetsCollector matches = finished(by, by.search(query, new FacetsCollectorManager()));
+      total = matches.getMatchingDocs().stream().mapToInt(FacetsCollector.MatchingDocs::totalHits).sum();
+      counted = facets.count(searcher.getIndexReader(), matches, r.facets(), r.facetLimit(),
+          r.facets().contains(Facets.COMPANY) ? facets.companies(db, workspace) : Facets.Companies.NONE);
+    } else if (r.withTotal()) {
+      total = finished(by, by.count(query));
+    }
+    if (docs.length <= r.offset()) return new SearchHit.Result(q.text, List.of(), total, counted);
+
+    Hit[] hits = new Hit[docs.length - r.offset()];
+    for (int i = 0; i < hits.length; i++) {
+      FieldDoc d = (FieldDoc) docs[r.offset() + i];
+      hits[i] = new Hit(d.doc, r.order() == SearchRequest.Order.RANK ? (Float) d.fields[0] : Float.NaN);
+    }
+    // Doc values, scorers and postings are read leaf by leaf in document order.
+    Hit[] byDoc = hits.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
+    describe(fields, byDoc, r.order() == SearchRequest.Order.RANK);
+    mark(new Highlights(analyzer, q), byDoc, r.moments());
+    List<SearchHit> out = new ArrayList<>(hits.length);
+    for (Hit h : hits) {
+      // The float rank as its shortest decimal (0.35, not 0.3499999940395355): the double nearest it.
+      out.add(new SearchHit(h.display.id(), h.display.title(), h.display.platform(), h.display.startsAt(),
+          h.display.createdAt(), Double.parseDouble(Float.toString(h.rank)), h.snippet,
+          h.field.equals(MeetingDocument.TITLE) ? "title" : h.field,
+          r.moments() == 0 ? null : h.moments.shown(), r.moments() == 0 ? null : h.moments.total()));
+    }
+    return new SearchHit.Result(q.text, out, total, counted);
+  }
+
+  /** What a search of {@code by} found, unless it stopped at the time limit: part of the matches is no answer. */
+  private static <T> T finished(IndexSearcher by, T found) throws SearchUnavailable {
+    if (by.timedOut()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
+    return found;
+  }
+
+  /**
+   * The meetings that match, that the principal may see and that pass the filters, each
+   * scored by its best field: one document per meeting, so at most one hit per meeting.
+   * Visibility and filters are FILTER clauses, so {@code limit} counts only meetings that
+   * pass them. Meetings changed in the database since the searcher's data ({@code pending}) are
+   * left out until the index has caught up with them.
+   */
+  public static Query matching(Query[] fields, Principal principal, SearchFilters filters, List<BytesRef> pending) {
+    Visibility.Rule rule = Visibility.of(principal);
+    BooleanQuery.Builder b = new BooleanQuery.Builder()
+        .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
+        .add(new TermQuery(new Term(MeetingDocument.WORKSPACE, Long.toString(rule.workspaceId()))), Occur.FILTER);
+    if (rule.viewer() != null) b.add(new TermQuery(new Term(MeetingDocument.VIEWER, rule.viewer())), Occur.FILTER);
+    for (Query f : filters.clauses()) b.add(f, Occur.FILTER);
+    if (!pending.isEmpty()) b.add(new TermInSetQuery(MeetingDocument.ID, pending), Occur.MUST_NOT);
+    return b.build();
+  }
+
+  /**
+   * The first {@code n} in {@code order}. No total is ever read from it, so documents that
+   * cannot compete may be skipped as soon as {@code n} hits are in (Lucene's default waits
+   * for 1,000): by score (rank order) or through the time's points (date orders). Skipping keeps
+   * documents that tie with the last kept so far; the next sort key decides among them.
+   */
+  public static TopFieldCollectorManager collector(SearchRequest.Order order, int n) {
+    return new TopFieldCollectorManager(order.sort, n, null, n);
+  }
+
+  /** The best {@code limit} by rank, then date: a plain search's page. */
+  public static TopFieldCollectorManager collector(int limit) {
+    return collector(SearchRequest.Order.RANK, limit);
+  }
+
+  /** A hit being assembled: its document, display values, best field, rank, snippet and moments. */
+  private static final class Hit {
+    final int doc;
+    /** Its score: the first sort key of rank order, else computed for the page ({@link #describe}). */
+    float rank;
+    MeetingDocument.Display display;
+    String field;
+    String snippet;
+    Highlights.Moments moments;
+
+    Hit(int doc, float rank) {
+      this.doc = doc;
+      this.rank = rank;
+    }
+  }
+
+  /**
+   * Reads each hit's display values and names the field it matched best in: the first of
+   * title, protocol and transcript (ties go to the earlier one) that scores its rank. In rank
+   * order ({@code ranked}) the rank is the score the hits were ordered by, and a hit that
+   * neither its title nor its minutes explain is a transcript hit, so the transcript, by far the
+   * costliest field to score, is never scored again. In a date order the hits have no rank yet:
+   * each field is scored once and the rank is the highest, exactly the score rank order gives
+   * (the {@link DisjunctionMaxQuery} of {@link #matching}, tie-breaker 0, scores the highest of
+   * its matching fields, to the bit). {@code byDoc}: the hits in document order.
+   */
+  private void describe(Query[] fields, Hit[] byDoc, boolean ranked) throws IOException, SearchUnavailable {
+    boolean titleRanks = !ranked;
+    for (Hit h : byDoc) titleRanks |= h.rank == MeetingQueries.TITLE_RANK;
+    Weight title = titleRanks ? weight(fields[0]) : null, protocol = weight(fields[1]);
+    Weight transcript = ranked ? null : weight(fields[2]);
+    Leaves leaves = new Leaves(searcher);
+    Scorer titleScorer = null, protocolScorer = null, transcriptScorer = null;
+    MeetingDocument.Displays displays = null;
+    for (Hit h : byDoc) {
+      checkTime();
+      if (leaves.moveTo(h.doc)) {
+        titleScorer = title == null ? null : title.scorer(leaves.leaf);
+        protocolScorer = protocol.scorer(leaves.leaf);
+        transcriptScorer = transcript == null ? null : transcript.scorer(leaves.leaf);
+        displays = new MeetingDocument.Displays(leaves.leaf.reader());
+      }
+      int local = h.doc - leaves.leaf.docBase;
+      h.display = displays.of(local);
+      boolean inTitle;
+      float inProtocol = Float.NaN; // the protocol's score, where it matches
+      if (ranked) {
+        inTitle = h.rank == MeetingQueries.TITLE_RANK && at(titleScorer, local);
+        if (!inTitle && at(protocolScorer, local)) inProtocol = protocolScorer.score();
+      } else { // each scorer moves to the hit once: a phrase's check uses up its positions there
+        inTitle = at(titleScorer, local);
+        if (at(protocolScorer, local)) inProtocol = protocolScorer.score();
+        float best = inTitle ? MeetingQueries.TITLE_RANK : 0f;
+        if (inProtocol > best) best = inProtocol;
+        if (at(transcriptScorer, local)) best = Math.max(best, transcriptScorer.score());
+        if (best == 0f) throw new IllegalStateException("a hit that does not match");
+        h.rank = best;
+      }
+      if (inTitle && h.rank == MeetingQueries.TITLE_RANK) {
+        h.field = MeetingDocument.TITLE;
+        continue;
+      }
+      // The same score summed in another order may differ in its last bit: that is a tie.
+      boolean byProtocol = inProtocol >= h.rank * (1 - 1e-6f); // false where it does not match (NaN)
+      h.field = byProtocol ? MeetingDocument.PROTOCOL : MeetingDocument.TRANSCRIPT;
+    }
+  }
+
+  private Weight weight(Query q) throws IOException {
+    // Risk: IndexSearcher.createWeight is @lucene.experimental; every search test goes through it.
+    return searcher.createWeight(searcher.rewrite(q), ScoreMode.COMPLETE, 1f);
+  }
+
+  /**
+   * Moves the scorer (null: nothing in this leaf matches) to doc; true when doc matches. A
+   * phrase is checked at doc only: its iterator would verify every candidate up to the next
+   * match, which for the hits of "to work" meant reading "work" in most minutes of the index.
+   * Call it for ascending documents, each once: matches() uses up the phrase's positions there.
+   */
+  private static boolean at(Scorer scorer, int doc) throws IOException {
+    if (scorer == null) return false;
+    // Risk: TwoPhaseIterator is @lucene.experimental; SearchIndexTest's phrase searches pin this check.
+    TwoPhaseIterator phrase = scorer.twoPhaseIterator();
+    DocIdSetIterator candidates = phrase == null ? scorer.iterator() : phrase.approximation();
+    int at = candidates.docID() < doc ? candidates.advance(doc) : candidates.docID();
+    return at == doc && (phrase == null || phrase.matches());
+  }
+
+  /** Each hit's snippet and, with {@code moments} above 0, its moments; {@code byDoc}: the hits in document order. */
+  private void mark(Highlights highlights, Hit[] byDoc, int moments) throws IOException, SearchUnavailable {
+    Leaves leaves = new Leaves(searcher);
+    for (Hit h : byDoc) {
+      checkTime();
+      if (leaves.moveTo(h.doc)) highlights.moveTo(leaves.leaf.reader());
+      int local = h.doc - leaves.leaf.docBase;
+      if (moments > 0) h.moments = highlights.moments(local, moments);
+      h.snippet = highlights.snippet(local, h.field, h.display.title());
+    }
+  }
+
+  /** Matching stops at the limit inside Lucene; the phases after it check between hits. */
+  private void checkTime() throws SearchUnavailable {
+    if (timeout.shouldExit()) throw new SearchUnavailable(SearchUnavailable.Reason.TIMED_OUT);
+  }
+
+  /** The leaf holding each of a series of ascending documents. */
+  private static final class Leaves {
+    private final List<LeafReaderContext> all;
+    private int next;
+    LeafReaderContext leaf;
+
+    Leaves(IndexSearcher s) {
+      all = s.getIndexReader().leaves();
+    }
+
+    /** Makes {@link #leaf} the leaf of doc; true when it changed. */
+    boolean moveTo(int doc) {
+      if (leaf != null && doc < leaf.docBase + leaf.reader().maxDoc()) return false;
+      do {
+        leaf = all.get(next++);
+      } while (doc >= leaf.docBase + leaf.reader().maxDoc());
+      return true;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package minutes.search.text;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+
+/**
+ * A user's {@code q} read into clauses without any query syntax: each word is a clause, text in
+ * double quotes is one clause (a phrase), and all other characters are just text that the
+ * analyzer keeps or drops. Which clauses must match is the search's {@code match} mode, not
+ * this. Immutable.
+ */
+public final class SearchQuery {
+  /** Characters (code points) of q after trimming; decisions.md: at least 2. */
+  public static final int MIN_CHARS = 2;
+  /** Longer input is refused (400): no real query needs it and it bounds the work per request. */
+  public static final int MAX_CHARS = 500;
+  /** Words and phrases after analysis; more is refused (400) for the same reason. */
+  public static final int MAX_CLAUSES = 64;
+  /** The trimmed text echoed as {@code query}. */
+  public final String text;
+  /** Each clause: one analysed word, or the words of a phrase in order. */
+  public final List<List<String>> clauses;
+
+  private SearchQuery(String text, List<List<String>> clauses) {
+    this.text = text;
+    this.clauses = clauses;
+  }
+
+  /** Input this service refuses to search for; the message says why, for a 400 naming q. */
+  public static final class Refused extends Exception {
+    Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Validates and analyses q. */
+  public static SearchQuery parse(String raw, Analyzer analyzer) throws Refused {
+    String text = wellFormed(raw).strip();
+    int chars = text.codePointCount(0, text.length());
+    if (chars < MIN_CHARS) {
+      throw new Refused("q must be a search text of at least " + MIN_CHARS + " characters");
+    }
+    if (chars > MAX_CHARS) {
+      throw new Refused("q must be a search text of at most " + MAX_CHARS + " characters");
+    }
+    Set<List<String>> clauses = new LinkedHashSet<>(); // a repeated word adds nothing
+    StringBuilder part = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isQuote(c)) {
+        addPart(part.toString(), quoted, analyzer, clauses);
+        part.setLength(0);
+        quoted = !quoted;
+      } else {
+        part.append(c);
+      }
+    }
+    addPart(part.toString(), quoted, analyzer, clauses); // an unclosed quote still ends a phrase
+    if (clauses.size() > MAX_CLAUSES) {
+      throw new Refused("q must hold at most " + MAX_CLAUSES + " words and phrases");
+    }
+    return new SearchQuery(text, List.copyOf(clauses));
+  }
+
+  private static boolean isQuote(char c) {
+    return c == '"' || c == '\u201C' || c == '\u201D' || c == '\u201E';
+  }
+
+  private static void addPart(String part, boolean phrase, Analyzer analyzer, Set<List<String>> out) {
+    if (part.isBlank()) return;
+    List<String> words = analyze(analyzer, part);
+    if (words.isEmpty()) return;
+    if (phrase) {
+      out.add(List.copyOf(words));
+    } else {
+      for (String w : words) out.add(List.of(w));
+    }
+  }
+
+  /** The analysed words of text, without the common-word pairs (those are only for phrases). */
+  public static List<String> analyze(Analyzer analyzer, String text) {
+    List<String> words = new ArrayList<>();
+    try (TokenStream ts = analyzer.tokenStream("q", text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        if (increment.getPositionIncrement() > 0) words.add(term.toString());
+      }
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    }
+    return words;
+  }
+
+  /** Lone surrogates become U+FFFD, so that nothing downstream (JSON, UTF-8) trips on them. */
+  public static String wellFormed(String s) {
+    StringBuilder out = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok;
+      if (Character.isHighSurrogate(c)) {
+        ok = i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+        if (ok) {
+          if (out != null) out.append(c).append(s.charAt(i + 1));
+          i++;
+          continue;
+        }
+      } else {
+        ok = !Character.isLowSurrogate(c);
+      }
+      if (!ok && out == null) out = new StringBuilder(s.length()).append(s, 0, i);
+      if (out != null) out.append(ok ? c : '\uFFFD');
+    }
+    return out == null ? s : out.toString();
+  }
+
+  public boolean isEmpty() {
+    return clauses.isEmpty();
+  }
+
+  /** Every analysed word of the query, for marking a title. */
+  public Set<String> words() {
+    Set<String> all = new LinkedHashSet<>();
+    for (List<String> c : clauses) all.addAll(c);
+    return all;
+  }
+}

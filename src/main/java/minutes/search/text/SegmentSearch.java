@@ -1,0 +1,123 @@
+package minutes.search.text;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * Which segments of one transcript match a search text, by the rules of GET /search
+ * (decisions.md, "Transcript windows and in-meeting search"): {@code q} is validated and
+ * analysed as a search's is, and every word and phrase of it must occur within the one
+ * segment, words folded as the index folds them. A match comes with a snippet rendered as
+ * search hits are: HTML-escaped, only {@code <mark>} raw. Immutable and thread-safe.
+ */
+public final class SegmentSearch {
+  private static final Analyzer QUERY = new SearchAnalyzer();
+
+  private final SearchQuery query;
+  /** Text that the fold of every segment holding all clauses contains; see {@link #mayHold}. */
+  private final List<String> keys;
+
+  private SegmentSearch(SearchQuery query) {
+    this.query = query;
+    this.keys = query.words().stream().map(SegmentSearch::key).filter(key -> !key.isEmpty()).toList();
+  }
+
+  /** Validates and analyses q exactly as GET /search does (the transcript search answers a refusal with 400). */
+  public static SegmentSearch parse(String q) throws SearchQuery.Refused {
+    return new SegmentSearch(SearchQuery.parse(q, QUERY));
+  }
+
+  /** The trimmed text, echoed as {@code query}. */
+  public String query() {
+    return query.text;
+  }
+
+  /** A matching segment: its position in the list searched, and its marked snippet. */
+  public record Found(int segment, String snippet) {}
+
+  /**
+   * The first {@code limit} segments, in list order, in which every word and phrase of the
+   * query occurs; none for a query left without words (only punctuation, say), as search
+   * finds nothing for it. A segment longer than a snippet shows the window around its first
+   * match. The segments are analysed as one text, one token stream: a stream per segment
+   * cost a 100 KB transcript a third more.
+   */
+  public List<Found> find(List<String> segments, int limit) {
+    return find(segments, limit, true);
+  }
+
+  /**
+   * {@code precheck}: skip the segments {@link #mayHold} rules out (false only to test that it
+   * never errs). The others are joined, a line break apart so that no word spans two, and
+   * matched as the index's matches are found ({@link QueryMatches#inText}); a segment matches when
+   * each clause has a match wholly inside it.
+   */
+  public List<Found> find(List<String> all, int limit, boolean precheck) {
+    List<Found> out = new ArrayList<>();
+    if (query.isEmpty()) return out;
+    List<Integer> kept = new ArrayList<>();
+    StringBuilder joined = new StringBuilder();
+    int[] ranges = new int[2 * all.size()];
+    int n = 0;
+    char[] text = new char[0], folded = new char[0];
+    for (int i = 0; i < all.size(); i++) {
+      String segment = all.get(i);
+      if (precheck) {
+        if (text.length < segment.length()) {
+          text = new char[segment.length()];
+          folded = new char[4 * segment.length()];
+        }
+        segment.getChars(0, segment.length(), text, 0);
+        if (!mayHold(new String(folded, 0, FoldingFilter.fold(text, segment.length(), folded)))) continue;
+      }
+      ranges[n++] = joined.length();
+      ranges[n++] = joined.length() + segment.length();
+      kept.add(i);
+      joined.append(segment).append('\n');
+    }
+    QueryMatches matches = QueryMatches.inText(joined.toString(), query.clauses);
+    if (matches.count() == 0) return out;
+    SegmentMatches.Found found;
+    try {
+      found = SegmentMatches.inRanges(matches, SegmentRanges.of(Arrays.copyOf(ranges, n)), limit);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // ranges in an array read no file
+    }
+    for (SegmentMatches.Segment shown : found.shown()) {
+      int segment = kept.get(shown.index());
+      out.add(new Found(segment, SnippetText.segment(all.get(segment), shown.spans())));
+    }
+    return out;
+  }
+
+  /**
+   * Whether a segment, {@link FoldingFilter#fold folded} whole, may hold every query word:
+   * analysis (Unicode word splitting, then folding each word) was nearly all of the time of a
+   * search in a 100 KB transcript, and most segments hold none of the words. Never false for a
+   * segment that matches, since the folded text holds each of its words as the index does,
+   * but for the ends {@link #key} leaves out. It may be true for a segment that does not
+   * match; analysis decides those.
+   */
+  private boolean mayHold(String folded) {
+    for (String key : keys) if (!folded.contains(key)) return false;
+    return true;
+  }
+
+  /**
+   * A query word less the ends a text holding it may fold otherwise. At the end a "y": the
+   * index holds "companies" as "company", its plural rule applied to the word alone. At the
+   * start any "e" or "u": a word longer than 255 characters is split into words, and the
+   * text's fold looks back across the split, so a piece that starts with "e" may lose it after
+   * an a, o or u, and one that starts with "ue" may keep its "e" after a vowel.
+   */
+  static String key(String word) {
+    int from = 0, to = word.length();
+    while (from < to && (word.charAt(from) == 'e' || word.charAt(from) == 'u')) from++;
+    if (to > from && word.charAt(to - 1) == 'y') to--;
+    return word.substring(from, to);
+  }
+}
