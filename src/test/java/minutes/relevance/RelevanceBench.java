@@ -31,6 +31,15 @@ public final class RelevanceBench {
   private RelevanceBench() {}
 
   public static void main(String[] args) throws Exception {
+    try {
+      run(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
+  }
+
+  private static void run(String[] args) throws Exception {
     List<String> rest = new ArrayList<>(List.of(args));
     boolean small = rest.remove("--small");
     Map<String, String> options = new LinkedHashMap<>();
@@ -50,7 +59,8 @@ public final class RelevanceBench {
         try (Writer out = Files.newBufferedWriter(Path.of(rest.get(2)), StandardCharsets.UTF_8)) {
           RelevanceWorkspace.write(out, SLUG, "QMSum meetings (relevance benchmark)", set);
         }
-        System.err.printf("%d meetings, %d questions, %d topics%n", set.meetings().size(),
+        System.err.printf("%d meetings (%d segments), %d questions, %d topics%n", set.meetings().size(),
+            set.meetings().stream().mapToInt(m -> m.turns().size()).sum(),
             set.queries(QmsumSet.Kind.QUESTION).size(), set.queries(QmsumSet.Kind.TOPIC).size());
       }
       case "measure" -> {
