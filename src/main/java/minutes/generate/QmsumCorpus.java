@@ -118,8 +118,9 @@ public record QmsumCorpus(List<Meeting> meetings) {
    * Removes QMSum markup and the tokeniser's spacing: "it 's {disfmarker} done ." becomes "it's
    * done.". QMSum marks non-speech as {vocalsound} and the like, and ICSI unintelligible words
    * as "@". One pass over the tokens: the corpus has 100,000 turns and regexes were slow.
+   * Public for the relevance benchmark (test code), which loads QMSum's questions with it.
    */
-  static String clean(String raw) {
+  public static String clean(String raw) {
     StringBuilder out = new StringBuilder(raw.length());
     int i = 0;
     int n = raw.length();
