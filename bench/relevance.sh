@@ -31,7 +31,8 @@ done
 
 OUT=bench/out/relevance
 mkdir -p "$OUT"
-JAVA_HOME=$(./run.sh java-home)
+export JAVA_HOME=$(./run.sh java-home)
+export PATH="$JAVA_HOME/bin:$PATH"
 JAVA="$JAVA_HOME/bin/java"
 mvn -B -q -DskipTests package >&2
 TMP=$(mktemp -d)

@@ -41,22 +41,35 @@ import minutes.keys.Scope;
 final class McpTools {
   private static final String SCHEMAS = "#/components/schemas/";
 
-  /** A tool: its name, title, REST twin and what it tells an agent. */
-  private record Twin(String name, String title, String route, String description) {}
+  /**
+   * A tool: its name, title, REST twin, what it tells an agent, and the arguments it gives the
+   * twin when the agent does not (decisions.md: agents send questions, so searches match most words).
+   */
+  private record Twin(String name, String title, String route, String description, Map<String, String> defaults) {
+    Twin(String name, String title, String route, String description) {
+      this(name, title, route, description, Map.of());
+    }
+  }
+
+  /** Agents send questions: a meeting or segment holding most of their words is what they look for. */
+  private static final Map<String, String> MATCH_MOST = Map.of("match", "most");
 
   private static final List<Twin> TWINS = List.of(
       new Twin("search", "Search meetings", "/api/v1/search", """
-          Full-text search over the meetings this key can see: titles, minutes and transcripts. Every \
-          word must match; put "a phrase" in double quotes; case and accents are ignored. At most one \
-          hit per meeting, best first, each with meeting_id, title, starts_at, rank, matched_in (title, \
+          Full-text search over the meetings this key can see: titles, minutes and transcripts. Ask in \
+          your own words: by default (match=most) a meeting matches when it holds any word of q, and \
+          those holding more of its words that tell come first, so a whole question works; match=all \
+          keeps only meetings holding every word. Put "a phrase" in double quotes; case and accents are \
+          ignored. At most one hit per meeting, best first, each with meeting_id, title, starts_at, \
+          rank, matched_in (title, \
           protocol or transcript) and an HTML snippet with <mark> around the matches. Narrow with \
           from/to (dates), platform, participant (an email) or company (an id from the customers list). \
           order=-starts_at lists the newest first; offset pages on (total then counts every match). \
           facets=platform,company,participant,month counts the matching meetings by each (with total), \
           e.g. to see who and which customers discussed something, and when. moments=3 gives each hit \
-          up to 3 transcript segments where it matched, with speaker and start_ms, to quote or jump to \
-          (needs transcripts:read). Then use fetch with a hit's meeting_id for the whole meeting, or \
-          get_transcript around a moment's start_ms for its context."""),
+          up to 3 transcript segments where it matched, the best first, with speaker and start_ms, to \
+          quote or jump to (needs transcripts:read). Then use fetch with a hit's meeting_id for the \
+          whole meeting, or get_transcript around a moment's start_ms for its context.""", MATCH_MOST),
       new Twin("fetch", "Get one meeting", "/api/v1/meetings/{id}", """
           One meeting by id: title, platform, status, times, participants (is_internal tells colleagues \
           from guests) and its most recent minutes as "protocol" (tldr, Markdown content, action items). \
@@ -77,10 +90,11 @@ final class McpTools {
           from the start of the recording) and text. Page with offset and limit, or read a time window \
           with from_ms and to_ms, e.g. a minute around a segment that search_transcript found."""),
       new Twin("search_transcript", "Search a transcript", "/api/v1/meetings/{id}/transcript/search", """
-          Finds where something was said in one meeting: the transcript segments that contain every \
-          word (or "quoted phrase") of q, in time order, each with its index, speaker, start_ms and \
-          end_ms and a snippet with <mark> around the matches. Use get_transcript with from_ms and \
-          to_ms around start_ms to read the context."""));
+          Finds where something was said in one meeting: by default (match=most) the transcript \
+          segments holding any word (or "quoted phrase") of q, those holding more of its words that \
+          tell first; with match=all those holding every one, in time order. Each comes with its \
+          index, speaker, start_ms and end_ms and a snippet with <mark> around the matches. Use \
+          get_transcript with from_ms and to_ms around start_ms to read the context.""", MATCH_MOST));
 
   private final Routes routes;
   private final Metrics metrics;
@@ -95,6 +109,7 @@ final class McpTools {
       scopes.put(twin.name, routes.scope(twin.route));
       JsonNode operation = doc.path("paths").path(twin.route).path("get");
       Map<String, Object> input = inputSchema(operation);
+      withDefaults(input, twin.defaults);
       Tool tool = Tool.builder()
           .name(twin.name)
           .title(twin.title)
@@ -134,6 +149,7 @@ final class McpTools {
         if (twin.route.contains("{" + a.getKey() + "}")) path.put(a.getKey(), text);
         else query.computeIfAbsent(a.getKey(), k -> new ArrayDeque<>()).add(text);
       }
+      twin.defaults.forEach((name, value) -> query.computeIfAbsent(name, k -> new ArrayDeque<>(List.of(value))));
       for (String required : (List<String>) input.get("required")) {
         if (!path.containsKey(required) && !query.containsKey(required)) {
           throw ApiError.badParam(required, required + " is required");
@@ -154,6 +170,17 @@ final class McpTools {
           .isError(true)
           .build();
     }
+  }
+
+  /** Shows the tool's own defaults in its input schema, where they differ from its twin's. */
+  @SuppressWarnings("unchecked")
+  private static void withDefaults(Map<String, Object> input, Map<String, String> defaults) {
+    Map<String, Object> properties = (Map<String, Object>) input.get("properties");
+    defaults.forEach((name, value) -> {
+      Map<String, Object> property = new LinkedHashMap<>((Map<String, Object>) properties.get(name));
+      property.put("default", value);
+      properties.put(name, property);
+    });
   }
 
   /**

@@ -18,6 +18,7 @@ import minutes.search.query.SearchRequest;
 import minutes.search.query.SplitSearch;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import minutes.search.text.SegmentSearch;
 import minutes.store.Vocabulary;
 import minutes.store.WorkspaceCompanies;
@@ -85,8 +86,10 @@ public final class SearchApi implements Endpoint {
     int facetLimit = p.intClamped("facet_limit", 1, MAX_FACET_VALUES, DEFAULT_FACET_VALUES);
     List<String> companyDomains = company == null ? null
         : WorkspaceCompanies.domains(r.db(), r.principal().workspaceId(), company);
+    Match match = match(p);
     SearchRequest asked = new SearchRequest(q, new SearchFilters(from, to, platform, participant, companyDomains),
-        limit, offset, order, facetNames, facetLimit, moments, p.first("offset").isPresent() || !facetNames.isEmpty());
+        limit, offset, order, facetNames, facetLimit, moments, p.first("offset").isPresent() || !facetNames.isEmpty(),
+        match, momentsByRank(p, match));
     try {
       return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked, analyzer,
           new QueryTimeoutImpl(timeoutMillis), split, facets);
@@ -106,10 +109,30 @@ public final class SearchApi implements Endpoint {
     });
   }
 
-  /** q of the search within one meeting's transcript, validated as here; a refused one is 400 naming q. */
-  public static SegmentSearch segmentSearch(String q) {
+  /** {@code match}: {@code all} (the default) or {@code most}; anything else is 400 naming it. */
+  public static Match match(Params p) {
+    return Match.of(p.oneOf("match", Match.VALUES).orElse(Match.ALL.value));
+  }
+
+  /**
+   * {@code moments_order}: {@code rank} (best first) or {@code time}; by default best first with
+   * {@code match=most}, in time order with {@code match=all} (as before the parameter existed).
+   */
+  public static boolean momentsByRank(Params p, Match match) {
+    return p.oneOf("moments_order", MOMENTS_ORDERS).map("rank"::equals).orElse(match == Match.MOST);
+  }
+
+  private static final List<String> MOMENTS_ORDERS = List.of("rank", "time");
+
+  /**
+   * The search within one meeting's transcript: q, match and moments_order validated as here; a
+   * refused q is 400 naming q.
+   */
+  public static SegmentSearch segmentSearch(Params p) {
+    String q = p.first("q").orElse("");
+    Match match = match(p);
     try {
-      return SegmentSearch.parse(q);
+      return SegmentSearch.parse(q, match, momentsByRank(p, match));
     } catch (SearchQuery.Refused e) {
       throw ApiError.badParam("q", e.getMessage());
     }

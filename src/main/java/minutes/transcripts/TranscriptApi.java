@@ -77,9 +77,12 @@ public final class TranscriptApi {
     return out;
   }
 
-  /** The first {@code limit} segments, in time order, in which every word and phrase of q occurs. */
+  /**
+   * The first {@code limit} segments in which every word and phrase of q occurs, in time order;
+   * with match=most those holding any, best first (decisions.md, "Finding what people ask").
+   */
   public static Matches search(Request r) throws SQLException {
-    SegmentSearch query = SearchApi.segmentSearch(r.params().first("q").orElse(""));
+    SegmentSearch query = SearchApi.segmentSearch(r.params());
     int limit = r.params().limit(500, 100);
     String id = MeetingsApi.visibleMeetingId(r);
     // Texts first, the rest only for the matches: reading every segment's speaker and times

@@ -26,6 +26,7 @@ import minutes.search.query.SplitSearch;
 import minutes.search.text.QueryMatches;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import minutes.store.Db;
 import minutes.store.Sql;
 import org.apache.lucene.index.DirectoryReader;
@@ -176,7 +177,7 @@ public final class SearchAB {
   }
 
   static Query query(String q, SearchAnalyzer analyzer, Principal p) {
-    return MeetingSearch.matching(MeetingQueries.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
+    return MeetingSearch.matching(SearchApi.query(q, analyzer), Match.ALL, p, SearchFilters.NONE, List.of());
   }
 
   // ------------------------------------------------------------------ slices

@@ -29,10 +29,10 @@ import minutes.search.index.IndexDirs;
 import minutes.search.index.MeetingDocument;
 import minutes.search.index.RankSimilarity;
 import minutes.search.index.SearchIndex;
-import minutes.search.query.MeetingQueries;
 import minutes.search.query.MeetingSearch;
 import minutes.search.query.SearchFilters;
 import minutes.search.text.SearchAnalyzer;
+import minutes.search.text.SearchQuery.Match;
 import minutes.store.Db;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
@@ -172,7 +172,7 @@ public final class SearchBench {
       SearchAnalyzer analyzer = new SearchAnalyzer();
       long[] plain = time(queries, rounds, q -> {
         // The server's own query (a workspace key's) and collection, on one thread, without describe and snippets.
-        Query match = MeetingSearch.matching(MeetingQueries.fields(SearchApi.query(q, analyzer)), p, SearchFilters.NONE, List.of());
+        Query match = MeetingSearch.matching(SearchApi.query(q, analyzer), Match.ALL, p, SearchFilters.NONE, List.of());
         return s.search(match, MeetingSearch.collector(50)).scoreDocs.length;
       });
       report("in-process, plain Lucene matching, top 50 (no snippets)", plain);

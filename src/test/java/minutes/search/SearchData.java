@@ -20,6 +20,7 @@ import minutes.search.query.SearchRequest;
 import minutes.search.query.SplitSearch;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import minutes.store.Importer;
 
 /** Builds small NDJSON imports (decisions.md format) for search tests and loads them through the real import. */
@@ -83,7 +84,8 @@ public final class SearchData {
 
   /** What GET /search asks for without the parameters of issue 32: the best {@code limit}. */
   public static SearchRequest request(SearchQuery q, SearchFilters filters, int limit) {
-    return new SearchRequest(q, filters, limit, 0, SearchRequest.Order.RANK, List.of(), 10, 0, false);
+    return new SearchRequest(q, filters, limit, 0, SearchRequest.Order.RANK, List.of(), 10, 0, false, Match.ALL,
+        false);
   }
 
   /** Imports what was added so far (and forgets it), as the import command would. */

@@ -303,6 +303,32 @@ class SearchForClientsPropertyTest {
     }
   }
 
+  /**
+   * With match=most the moments are the segments holding any clause, best first or in time
+   * order as moments_order says, found by the index exactly as the transcript search finds them
+   * in the text: the same segments, order, times and snippets, and moments_total all of them.
+   */
+  @Test
+  void matchMostMomentsAreWhatTheTranscriptSearchFindsInEitherOrder() {
+    Property.forAll("match=most moments as the transcript search finds them", 40, MAX_SIZE,
+        c -> mostMoments(asked(c), withCorners(c, 1, 10, 1, 10), c.chance(0.5) ? "&moments_order=time" : ""));
+  }
+
+  static void mostMoments(Asked a, int moments, String order) {
+    String asked = "&match=most" + order;
+    JsonNode hits = get("/api/v1/search?" + a.params() + "&limit=100&moments=" + moments + asked, a.key()).get("data");
+    for (JsonNode hit : hits) {
+      String id = hit.get("meeting_id").asText();
+      JsonNode inMeeting = get("/api/v1/meetings/" + id + "/transcript/search?limit=500&q=" + enc(a.q().text()) + asked,
+          a.key()).get("data");
+      assertEquals(inMeeting.size(), hit.get("moments_total").asInt(), a + asked + " in " + id);
+      assertEquals(Math.min(moments, inMeeting.size()), hit.get("moments").size(), a + asked + " in " + id);
+      for (int i = 0; i < hit.get("moments").size(); i++) {
+        assertEquals(inMeeting.get(i), hit.get("moments").get(i), a + asked + " in " + id);
+      }
+    }
+  }
+
   static JsonNode get(String pathAndQuery, String key) {
     ApiServer.Response r = api.get(pathAndQuery, key);
     assertEquals(200, r.status(), pathAndQuery + ": " + r.body());

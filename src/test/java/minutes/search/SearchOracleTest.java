@@ -163,9 +163,14 @@ class SearchOracleTest {
   record Request(String key, PlainScan.Query q, String parameters, Predicate<Meeting> visible, Predicate<Meeting> passes) {}
 
   static Request request(Property.Case c) {
-    Workspace ws = c.pick(DATA);
+    return request(c, DATA, KEYS_TO_USERS);
+  }
+
+  /** A request to one of {@code data}'s workspaces, with one of its keys ({@code keysToUsers}: key name to user). */
+  static Request request(Property.Case c, List<Workspace> data, Map<String, String> keysToUsers) {
+    Workspace ws = c.pick(data);
     String key = c.chance(0.5) ? ws.slug : ws.slug + "/" + c.pick(ws.users);
-    String user = KEYS_TO_USERS.get(key);
+    String user = keysToUsers.get(key);
     List<String> texts = ws.meetings.stream().flatMap(m -> List.of(m.title, m.minutes, m.transcript()).stream())
         .filter(t -> !t.isEmpty()).toList();
     StringBuilder params = new StringBuilder();
@@ -193,7 +198,7 @@ class SearchOracleTest {
       passes = passes.and(m -> m.emails.stream().anyMatch(e -> e.toLowerCase(Locale.ROOT).equals(asked.toLowerCase(Locale.ROOT))));
     }
     if (c.chance(0.25)) {
-      Workspace of = c.chance(0.8) ? ws : c.pick(DATA);
+      Workspace of = c.chance(0.8) ? ws : c.pick(data);
       String company = c.chance(0.9) ? c.pick(List.copyOf(of.companies.keySet())) : SearchData.id("no such company");
       List<String> domains = of == ws ? ws.companies.getOrDefault(company, List.of()) : List.of();
       params.append("&company=").append(company);

@@ -3,6 +3,7 @@ package minutes.search.query;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import minutes.search.index.MeetingDocument;
@@ -10,6 +11,7 @@ import minutes.search.index.SegmentTable;
 import minutes.search.index.StoredText;
 import minutes.search.text.QueryMatches;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import minutes.search.text.SegmentMatches;
 import minutes.search.text.SnippetText;
 import org.apache.lucene.analysis.Analyzer;
@@ -38,10 +40,18 @@ final class Highlights {
   private final QueryMatches[] matches = new QueryMatches[CONTENT_FIELDS.length];
   private final int[] matchedDoc = new int[CONTENT_FIELDS.length];
 
-  Highlights(Analyzer analyzer, SearchQuery query) {
+  private final Match match;
+  private final boolean momentsByRank;
+  /** Which segments are moments and which come first; made for the first hit that asks. */
+  private SegmentMatches.Rule moments;
+
+  /** {@code match} and {@code momentsByRank}: which segments are moments, and which come first. */
+  Highlights(Analyzer analyzer, SearchQuery query, Match match, boolean momentsByRank) {
     this.analyzer = analyzer;
     this.query = query;
     this.words = query.words();
+    this.match = match;
+    this.momentsByRank = momentsByRank;
   }
 
   /** A hit's moments as shown, and how many of its segments match. */
@@ -71,7 +81,8 @@ final class Highlights {
   Moments moments(int doc, int wanted) throws IOException {
     if (!matched(1, doc)) return Moments.NONE;
     SegmentTable table = MeetingDocument.segments(stored, doc);
-    SegmentMatches.Found found = SegmentMatches.inRanges(matches[1], table, wanted);
+    if (moments == null) moments = SegmentMatches.Rule.of(query, match, momentsByRank);
+    SegmentMatches.Found found = SegmentMatches.find(matches[1], table, wanted, moments);
     return new Moments(moments(stored, doc, table, found), found.total());
   }
 
@@ -108,8 +119,12 @@ final class Highlights {
     if (shown.isEmpty()) return List.of();
     SegmentTable.Detail[] details = new SegmentTable.Detail[shown.size()];
     int[] ranges = new int[2 * shown.size()];
+    // The table reads forward only: details in the transcript's order, whatever the moments' order.
+    Integer[] byIndex = new Integer[shown.size()];
+    for (int i = 0; i < byIndex.length; i++) byIndex[i] = i;
+    Arrays.sort(byIndex, Comparator.comparingInt(i -> shown.get(i).index()));
+    for (int i : byIndex) details[i] = table.details(shown.get(i).index());
     for (int i = 0; i < shown.size(); i++) { // a segment with its own text reads nothing: [0, 0)
-      details[i] = table.details(shown.get(i).index());
       if (details[i].text() != null) continue;
       ranges[2 * i] = shown.get(i).start();
       ranges[2 * i + 1] = shown.get(i).end();

@@ -4,11 +4,13 @@ import java.util.List;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.PhraseLayout;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
@@ -24,23 +26,54 @@ public final class MeetingQueries {
   /** The rank of every title hit (api-spec 2.5). */
   public static final float TITLE_RANK = 0.35f;
 
-  /** The query in title, minutes and transcript, in that order (the order {@link MeetingSearch} relies on). */
-  public static Query[] fields(SearchQuery q) {
-    return new Query[] {inTitle(q), inField(q, MeetingDocument.PROTOCOL), inField(q, MeetingDocument.TRANSCRIPT)};
+  /**
+   * The query in title, minutes and transcript, in that order (the order {@link MeetingSearch}
+   * relies on): with {@link Match#ALL} each field matches when it holds every clause, with
+   * {@link Match#MOST} when it holds any.
+   */
+  static Query[] fields(SearchQuery q, Match match) {
+    return new Query[] {inTitle(q, match), inField(q, MeetingDocument.PROTOCOL, match),
+        inField(q, MeetingDocument.TRANSCRIPT, match)};
   }
 
   /**
-   * All clauses must match in this one field. Each clause is weighted 1/n, so the score is
-   * the mean of the clauses' scores and stays in (0, 1) (see RankSimilarity).
+   * The clauses in this one field, each weighted by how much it tells over the weight of all
+   * (w / sum of w), so that a field's score is the weighted mean of its clauses' scores and stays
+   * in (0, 1) (see RankSimilarity); a clause the field lacks adds nothing.
    */
-  public static Query inField(SearchQuery q, String field) {
+  public static Query inField(SearchQuery q, String field, Match match) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    float weight = 1f / q.clauses.size();
-    for (List<String> c : q.clauses) {
-      Query clause = c.size() == 1 ? new TermQuery(new Term(field, c.get(0))) : phrase(field, c);
-      b.add(new BoostQuery(clause, weight), BooleanClause.Occur.MUST);
+    float[] weights = q.weights();
+    float all = 0;
+    for (float w : weights) all += w;
+    for (int c = 0; c < weights.length; c++) {
+      Query clause = clause(field, q.clauses.get(c));
+      b.add(new BoostQuery(clause, weights[c] / all), match == Match.ALL ? Occur.MUST : Occur.SHOULD);
     }
     return b.build();
+  }
+
+  /**
+   * With {@link Match#MOST}: 1 for each clause that counts ({@link SearchQuery#counted}) and that
+   * the meeting holds in any field, so that meetings holding more of the query's words score
+   * higher than any rank can make up for.
+   */
+  static Query coordination(SearchQuery q) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    long counted = q.counted();
+    for (int c = 0; c < q.clauses.size(); c++) {
+      if ((counted >>> c & 1) == 0) continue;
+      List<String> words = q.clauses.get(c);
+      Query anywhere = new DisjunctionMaxQuery(List.of(clause(MeetingDocument.TITLE, words),
+          clause(MeetingDocument.PROTOCOL, words), clause(MeetingDocument.TRANSCRIPT, words)), 0f);
+      b.add(new ConstantScoreQuery(anywhere), Occur.SHOULD);
+    }
+    return b.build();
+  }
+
+  /** One word as a term, a phrase as a phrase query. */
+  private static Query clause(String field, List<String> words) {
+    return words.size() == 1 ? new TermQuery(new Term(field, words.get(0))) : phrase(field, words);
   }
 
   public static Query phrase(String field, List<String> words) {
@@ -52,7 +85,7 @@ public final class MeetingQueries {
   }
 
   /** A title match scores exactly {@link #TITLE_RANK}, whatever the words. */
-  static Query inTitle(SearchQuery q) {
-    return new BoostQuery(new ConstantScoreQuery(inField(q, MeetingDocument.TITLE)), TITLE_RANK);
+  static Query inTitle(SearchQuery q, Match match) {
+    return new BoostQuery(new ConstantScoreQuery(inField(q, MeetingDocument.TITLE, match)), TITLE_RANK);
   }
 }

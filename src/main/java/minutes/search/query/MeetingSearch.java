@@ -16,6 +16,7 @@ import minutes.search.index.MeetingDocument;
 import minutes.search.index.SearchIndex;
 import minutes.search.index.SearchUnavailable;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
@@ -95,8 +96,8 @@ public final class MeetingSearch {
       for (String name : r.facets()) none.put(name, List.of());
       return new SearchHit.Result(q.text, List.of(), r.withTotal() ? 0 : null, r.facets().isEmpty() ? null : none);
     }
-    Query[] fields = MeetingQueries.fields(q);
-    Query query = matching(fields, principal, r.filters(), pending);
+    Query[] fields = MeetingQueries.fields(q, r.match());
+    Query query = matching(scored(q, r.match(), fields), principal, r.filters(), pending);
     IndexSearcher by = split.searcher(searcher, q, workspace);
     // Risk: IndexSearcher.search(Query, CollectorManager) is @lucene.experimental, though it is
     // Lucene 10's one way to collect (the Collector one is deprecated); every search test uses it.
@@ -121,8 +122,10 @@ public final class MeetingSearch {
     // Doc values, scorers and postings are read leaf by leaf in document order.
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
-    describe(fields, byDoc, r.order() == SearchRequest.Order.RANK);
-    mark(new Highlights(analyzer, q), byDoc, r.moments());
+    boolean byRank = r.order() == SearchRequest.Order.RANK;
+    describe(fields, byDoc, byRank && r.match() == Match.ALL);
+    if (byRank && r.match() == Match.MOST) byWordsThenRank(q, hits, byDoc);
+    mark(new Highlights(analyzer, q, r.match(), r.momentsByRank()), byDoc, r.moments());
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
       // The float rank as its shortest decimal (0.35, not 0.3499999940395355): the double nearest it.
@@ -141,16 +144,35 @@ public final class MeetingSearch {
   }
 
   /**
+   * What a meeting scores: with {@link Match#ALL} its best field's rank (the
+   * {@link DisjunctionMaxQuery}, tie-breaker 0, scores the highest of its matching fields); with
+   * {@link Match#MOST} the number of the query's counted words it holds anywhere plus that rank,
+   * so that holding more words comes first and the rank, below 1, orders the meetings holding as
+   * many. One score, so that Lucene's block-max skipping passes meetings that cannot compete.
+   */
+  static Query scored(SearchQuery q, Match match, Query[] fields) {
+    Query rank = new DisjunctionMaxQuery(Arrays.asList(fields), 0f);
+    if (match == Match.ALL) return rank;
+    return new BooleanQuery.Builder().add(MeetingQueries.coordination(q), Occur.SHOULD).add(rank, Occur.SHOULD).build();
+  }
+
+  /** {@link #matching} of q in every field under {@code match}, scored as a search scores it. */
+  public static Query matching(SearchQuery q, Match match, Principal principal, SearchFilters filters,
+      List<BytesRef> pending) {
+    return matching(scored(q, match, MeetingQueries.fields(q, match)), principal, filters, pending);
+  }
+
+  /**
    * The meetings that match, that the principal may see and that pass the filters, each
-   * scored by its best field: one document per meeting, so at most one hit per meeting.
+   * scored by {@code scored}: one document per meeting, so at most one hit per meeting.
    * Visibility and filters are FILTER clauses, so {@code limit} counts only meetings that
    * pass them. Meetings changed in the database since the searcher's data ({@code pending}) are
    * left out until the index has caught up with them.
    */
-  public static Query matching(Query[] fields, Principal principal, SearchFilters filters, List<BytesRef> pending) {
+  public static Query matching(Query scored, Principal principal, SearchFilters filters, List<BytesRef> pending) {
     Visibility.Rule rule = Visibility.of(principal);
     BooleanQuery.Builder b = new BooleanQuery.Builder()
-        .add(new DisjunctionMaxQuery(Arrays.asList(fields), 0f), Occur.MUST)
+        .add(scored, Occur.MUST)
         .add(new TermQuery(new Term(MeetingDocument.WORKSPACE, Long.toString(rule.workspaceId()))), Occur.FILTER);
     if (rule.viewer() != null) b.add(new TermQuery(new Term(MeetingDocument.VIEWER, rule.viewer())), Occur.FILTER);
     for (Query f : filters.clauses()) b.add(f, Occur.FILTER);
@@ -178,6 +200,8 @@ public final class MeetingSearch {
     final int doc;
     /** Its score: the first sort key of rank order, else computed for the page ({@link #describe}). */
     float rank;
+    /** With {@link Match#MOST} in rank order: the counted words of the query it holds. */
+    int words;
     MeetingDocument.Display display;
     String field;
     String snippet;
@@ -239,6 +263,25 @@ public final class MeetingSearch {
       boolean byProtocol = inProtocol >= h.rank * (1 - 1e-6f); // false where it does not match (NaN)
       h.field = byProtocol ? MeetingDocument.PROTOCOL : MeetingDocument.TRANSCRIPT;
     }
+  }
+
+  /**
+   * Puts a {@link Match#MOST} page in its order: more of the query's counted words first, then
+   * rank, then as collected (the time, newest first). The collector ordered by words plus rank
+   * in one float, whose last bits may blur two ranks that differ in them; the exact words and
+   * ranks decide here.
+   */
+  private void byWordsThenRank(SearchQuery q, Hit[] page, Hit[] byDoc) throws IOException, SearchUnavailable {
+    Weight words = weight(MeetingQueries.coordination(q));
+    Leaves leaves = new Leaves(searcher);
+    Scorer scorer = null;
+    for (Hit h : byDoc) {
+      checkTime();
+      if (leaves.moveTo(h.doc)) scorer = words.scorer(leaves.leaf);
+      int local = h.doc - leaves.leaf.docBase;
+      h.words = at(scorer, local) ? Math.round(scorer.score()) : 0;
+    }
+    Arrays.sort(page, Comparator.comparingInt((Hit h) -> -h.words).thenComparing(h -> -h.rank));
   }
 
   private Weight weight(Query q) throws IOException {

@@ -3,6 +3,7 @@ package minutes.search.query;
 import java.util.List;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 
@@ -10,11 +11,12 @@ import org.apache.lucene.search.SortField;
  * What one search asks for, validated (decisions.md, GET /search and "Search for search-heavy
  * clients"): the query and filters; the page ({@code offset}, {@code limit}) of hits in
  * {@code order}; {@code facets} (names of {@link Facets#NAMES}, none when not asked) with at most
- * {@code facetLimit} values each; {@code moments} per hit (0: none, and no moment fields); and
- * whether the answer carries {@code total}. Immutable.
+ * {@code facetLimit} values each; {@code moments} per hit (0: none, and no moment fields), best
+ * first ({@code momentsByRank}) or in time order; whether the answer carries {@code total}; and
+ * which clauses a meeting must hold ({@code match}). Immutable.
  */
 public record SearchRequest(SearchQuery query, SearchFilters filters, int limit, int offset, Order order, List<String> facets,
-    int facetLimit, int moments, boolean withTotal) {
+    int facetLimit, int moments, boolean withTotal, Match match, boolean momentsByRank) {
 
   /** The orders of hits, each with the sort that collects them; the time is coalesce(starts_at, created_at). */
   public enum Order {

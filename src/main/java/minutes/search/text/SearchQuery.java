@@ -34,6 +34,29 @@ public final class SearchQuery {
     this.clauses = clauses;
   }
 
+  /**
+   * Which clauses a meeting (or a segment) must hold to match (decisions.md, "Finding what
+   * people ask"): {@link #ALL} of them, or at least one ({@link #MOST}: those holding more of
+   * the query's words come first).
+   */
+  public enum Match {
+    ALL("all"), MOST("most");
+
+    /** The value of the {@code match} parameter. */
+    public final String value;
+
+    Match(String value) {
+      this.value = value;
+    }
+
+    public static final List<String> VALUES = List.of(ALL.value, MOST.value);
+
+    public static Match of(String value) {
+      for (Match m : values()) if (m.value.equals(value)) return m;
+      throw new IllegalArgumentException(value);
+    }
+  }
+
   /** Input this service refuses to search for; the message says why, for a 400 naming q. */
   public static final class Refused extends Exception {
     Refused(String message) {
@@ -127,6 +150,26 @@ public final class SearchQuery {
 
   public boolean isEmpty() {
     return clauses.isEmpty();
+  }
+
+  /**
+   * The clauses that count toward "more of the query's words" in {@link Match#MOST}, as a bit
+   * per clause: those that tell ({@link WordWeights}), or all of them when none does. A question
+   * ("what did they say about the budget") is then ordered by its words that tell.
+   */
+  public long counted() {
+    long counted = 0;
+    for (int c = 0; c < clauses.size(); c++) {
+      if (!WordWeights.isFunctionWords(clauses.get(c))) counted |= 1L << c;
+    }
+    return counted != 0 ? counted : clauses.size() == 64 ? -1L : (1L << clauses.size()) - 1;
+  }
+
+  /** Each clause's weight ({@link WordWeights#of}). */
+  public float[] weights() {
+    float[] w = new float[clauses.size()];
+    for (int c = 0; c < w.length; c++) w[c] = WordWeights.of(clauses.get(c));
+    return w;
   }
 
   /** Every analysed word of the query, for marking a title. */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import minutes.search.text.SearchQuery.Match;
 import org.apache.lucene.analysis.Analyzer;
 
 /**
@@ -18,17 +19,23 @@ public final class SegmentSearch {
   private static final Analyzer QUERY = new SearchAnalyzer();
 
   private final SearchQuery query;
-  /** Text that the fold of every segment holding all clauses contains; see {@link #mayHold}. */
+  private final SegmentMatches.Rule rule;
+  /** Text that the fold of every matching segment contains (all of them, or one with match=most); see {@link #mayHold}. */
   private final List<String> keys;
 
-  private SegmentSearch(SearchQuery query) {
+  private SegmentSearch(SearchQuery query, SegmentMatches.Rule rule) {
     this.query = query;
+    this.rule = rule;
     this.keys = query.words().stream().map(SegmentSearch::key).filter(key -> !key.isEmpty()).toList();
   }
 
-  /** Validates and analyses q exactly as GET /search does (the transcript search answers a refusal with 400). */
-  public static SegmentSearch parse(String q) throws SearchQuery.Refused {
-    return new SegmentSearch(SearchQuery.parse(q, QUERY));
+  /**
+   * Validates and analyses q exactly as GET /search does (the transcript search answers a
+   * refusal with 400); {@code match} and {@code byRank} as the moments of a search hit.
+   */
+  public static SegmentSearch parse(String q, Match match, boolean byRank) throws SearchQuery.Refused {
+    SearchQuery query = SearchQuery.parse(q, QUERY);
+    return new SegmentSearch(query, SegmentMatches.Rule.of(query, match, byRank));
   }
 
   /** The trimmed text, echoed as {@code query}. */
@@ -40,9 +47,9 @@ public final class SegmentSearch {
   public record Found(int segment, String snippet) {}
 
   /**
-   * The first {@code limit} segments, in list order, in which every word and phrase of the
-   * query occurs; none for a query left without words (only punctuation, say), as search
-   * finds nothing for it. A segment longer than a snippet shows the window around its first
+   * The first {@code limit} matching segments in the rule's order (with match=all, every word and
+   * phrase of the query occurs in each); none for a query left without words (only punctuation,
+   * say), as search finds nothing for it. A segment longer than a snippet shows the window around its first
    * match. The segments are analysed as one text, one token stream: a stream per segment
    * cost a 100 KB transcript a third more.
    */
@@ -83,7 +90,7 @@ public final class SegmentSearch {
     if (matches.count() == 0) return out;
     SegmentMatches.Found found;
     try {
-      found = SegmentMatches.inRanges(matches, SegmentRanges.of(Arrays.copyOf(ranges, n)), limit);
+      found = SegmentMatches.find(matches, SegmentRanges.of(Arrays.copyOf(ranges, n)), limit, rule);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // ranges in an array read no file
     }
@@ -95,7 +102,8 @@ public final class SegmentSearch {
   }
 
   /**
-   * Whether a segment, {@link FoldingFilter#fold folded} whole, may hold every query word:
+   * Whether a segment, {@link FoldingFilter#fold folded} whole, may hold every query word (with
+   * match=most, any):
    * analysis (Unicode word splitting, then folding each word) was nearly all of the time of a
    * search in a 100 KB transcript, and most segments hold none of the words. Never false for a
    * segment that matches, since the folded text holds each of its words as the index does,
@@ -103,6 +111,10 @@ public final class SegmentSearch {
    * match; analysis decides those.
    */
   private boolean mayHold(String folded) {
+    if (rule.match() == Match.MOST) {
+      for (String key : keys) if (folded.contains(key)) return true;
+      return keys.isEmpty();
+    }
     for (String key : keys) if (!folded.contains(key)) return false;
     return true;
   }

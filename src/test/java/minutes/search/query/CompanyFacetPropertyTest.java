@@ -28,6 +28,7 @@ import minutes.search.index.IndexDirs;
 import minutes.search.index.MeetingDocument;
 import minutes.search.index.SearchIndex;
 import minutes.search.text.SearchAnalyzer;
+import minutes.search.text.SearchQuery.Match;
 import minutes.store.Db;
 import minutes.store.Importer;
 import minutes.store.WorkspaceCompanies;
@@ -185,7 +186,7 @@ class CompanyFacetPropertyTest {
       assertEquals(byDomain(read), byDomain(held), w.slug());
       Principal who = new Principal("k", id, null, EnumSet.allOf(Scope.class), Set.of());
       SearchRequest r = new SearchRequest(SearchApi.query("zebra", new SearchAnalyzer()), SearchFilters.NONE, 1, 0,
-          SearchRequest.Order.RANK, List.of(Facets.COMPANY, Facets.PLATFORM), 100, 0, true);
+          SearchRequest.Order.RANK, List.of(Facets.COMPANY, Facets.PLATFORM), 100, 0, true, Match.ALL, false);
       List<SearchHit.CompanyCount> expected = oracle(w, read);
       // The index's own Facets: read on the first search of a case, held on the second.
       for (int i = 0; i < 2; i++) {

@@ -25,6 +25,7 @@ import minutes.search.text.PlainScan;
 import minutes.search.text.QueryMatches;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import minutes.search.text.SegmentSearch;
 import minutes.search.text.SnippetText;
 import org.apache.lucene.document.Document;
@@ -275,7 +276,7 @@ class SnippetOracleTest {
           String snippet = PlainScan.segmentSnippet(segments.get(i), clauses);
           if (snippet != null) expected.add(new SegmentSearch.Found(i, snippet));
         }
-        SegmentSearch s = SegmentSearch.parse(q.text());
+        SegmentSearch s = SegmentSearch.parse(q.text(), Match.ALL, false);
         assertEquals(expected, s.find(segments, limit, false), q.text() + " in " + segments);
         assertEquals(expected, s.find(segments, limit), q.text() + " in " + segments + ", prefiltered");
         MET.merge(expected.isEmpty() ? "none" : "found", 1, Integer::sum);

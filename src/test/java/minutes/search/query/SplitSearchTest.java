@@ -19,6 +19,7 @@ import minutes.search.index.MinutesCodec;
 import minutes.search.index.RankSimilarity;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import minutes.search.text.SearchQuery.Match;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -168,7 +169,7 @@ class SplitSearchTest {
       int[] hits = new int[2];
       for (String text : queries) {
         SearchQuery q = SearchQuery.parse(text, analyzer);
-        List<Query> asKeys = List.of(query(q), MeetingSearch.matching(MeetingQueries.fields(q), ANNS_KEY, SearchFilters.NONE, pending));
+        List<Query> asKeys = List.of(query(q), MeetingSearch.matching(q, Match.ALL, ANNS_KEY, SearchFilters.NONE, pending));
         for (int key = 0; key < asKeys.size(); key++) {
           for (int limit : new int[] {1, 7, 50}) {
             Query query = asKeys.get(key);
@@ -236,7 +237,7 @@ class SplitSearchTest {
   }
 
   private static Query query(SearchQuery q) {
-    return MeetingSearch.matching(MeetingQueries.fields(q), WORKSPACE_KEY, SearchFilters.NONE, List.of());
+    return MeetingSearch.matching(q, Match.ALL, WORKSPACE_KEY, SearchFilters.NONE, List.of());
   }
 
   private static long positions(String q) throws Exception {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import minutes.generate.QmsumCorpus;
+import minutes.search.text.SearchQuery.Match;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,14 +44,14 @@ class SegmentSearchTest {
         "\"idea everyone\"", "\"muller said\"", "eeting", "uer"));
     int matched = 0;
     for (String q : queries) {
-      SegmentSearch s = SegmentSearch.parse(q);
+      SegmentSearch s = SegmentSearch.parse(q, Match.ALL, false);
       assertSame(s, TRICKY, q);
       matched += s.find(TRICKY, 100).size();
     }
     assertTrue(matched > queries.size(), "the queries find their segments: " + matched);
-    assertEquals(5, SegmentSearch.parse("muller").find(TRICKY, 100).size());
-    assertEquals(List.of(TRICKY.size() - 2), SegmentSearch.parse("eeting").find(TRICKY, 100).stream().map(SegmentSearch.Found::segment).toList());
-    assertEquals(List.of(TRICKY.size() - 1), SegmentSearch.parse("uer").find(TRICKY, 100).stream().map(SegmentSearch.Found::segment).toList());
+    assertEquals(5, SegmentSearch.parse("muller", Match.ALL, false).find(TRICKY, 100).size());
+    assertEquals(List.of(TRICKY.size() - 2), SegmentSearch.parse("eeting", Match.ALL, false).find(TRICKY, 100).stream().map(SegmentSearch.Found::segment).toList());
+    assertEquals(List.of(TRICKY.size() - 1), SegmentSearch.parse("uer", Match.ALL, false).find(TRICKY, 100).stream().map(SegmentSearch.Found::segment).toList());
   }
 
   @Test
@@ -69,7 +70,7 @@ class SegmentSearchTest {
       }
       for (String q : queries) {
         if (q.strip().codePointCount(0, q.strip().length()) < 2) continue;
-        assertSame(SegmentSearch.parse(q), segments, q);
+        assertSame(SegmentSearch.parse(q, Match.ALL, false), segments, q);
       }
     }
   }

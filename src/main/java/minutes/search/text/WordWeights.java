@@ -1,0 +1,51 @@
+package minutes.search.text;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.lucene.analysis.snowball.SnowballFilter;
+
+/**
+ * How much a word of a query tells, from a fixed table shipped with Lucene, never from the data
+ * (decisions.md, "Finding what people ask"): a function word (the Snowball project's English
+ * stop words, BSD-licensed, as lucene-analysis-common ships them: "the", "what", "did", "about")
+ * weighs {@link #FUNCTION_WORD}, every other word 1. So "the" no longer counts as much as
+ * "budget", yet a query of function words alone still finds what it says. A phrase weighs 1
+ * unless all its words are function words. Analysed as the index analyses words, so "was" is
+ * held as "wa". Stateless.
+ */
+public final class WordWeights {
+  private WordWeights() {}
+
+  /** A function word's weight against a word that tells: near nothing, but not nothing. */
+  public static final float FUNCTION_WORD = 0.05f;
+
+  private static final Set<String> FUNCTION_WORDS = Set.copyOf(FoldingFilter.words(snowball("english_stop.txt")));
+
+  /** The weight of a clause: one word, or the words of a phrase. */
+  public static float of(List<String> clause) {
+    return isFunctionWords(clause) ? FUNCTION_WORD : 1f;
+  }
+
+  /** Whether every word of a clause is a function word. */
+  public static boolean isFunctionWords(List<String> clause) {
+    for (String w : clause) if (!FUNCTION_WORDS.contains(w)) return false;
+    return true;
+  }
+
+  /** The words of a Snowball stop list: a word per line, "|" starts a comment. */
+  private static String snowball(String file) {
+    try (InputStream in = SnowballFilter.class.getResourceAsStream(file)) {
+      if (in == null) throw new IllegalStateException("lucene-analysis-common lacks " + file);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+          .map(line -> line.replaceAll("\\|.*", "").strip()).filter(w -> !w.isEmpty())
+          .collect(Collectors.joining(" "));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
