@@ -137,6 +137,11 @@ final class MinutesRun {
         .header("Authorization", "Bearer " + key).timeout(Duration.ofSeconds(60)).GET().build();
     try {
       HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      // A loaded machine sheds load: the server says when to come back, and the answer is the same then.
+      for (int retry = 0; r.statusCode() == 503 && r.headers().firstValue("Retry-After").isPresent() && retry < 20; retry++) {
+        Thread.sleep(200L * (retry + 1));
+        r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      }
       JsonNode body = JSON.readTree(r.body());
       if (r.statusCode() == 200 || errorsToo) return body;
       if (r.statusCode() == 400 && body.path("error").path("field").asText().equals("q")) return null;
