@@ -113,31 +113,32 @@ class MatchMostOracleTest {
     }
   }
 
-  /** The oracle's view of m for the clauses; null when no field holds any. */
+  /**
+   * The oracle's view of m for the clauses; null when no field holds any. Its rank: 0.35 where
+   * the title holds a clause, or where higher the content rank, half the minutes' score and half
+   * the transcript's, each the weighted mean over the clauses it holds (SEARCH.md, "Ranks").
+   */
   static Scored scored(Meeting m, List<List<String>> clauses) {
     long counted = counted(clauses);
     float[] weights = weights(clauses);
     long held = 0;
-    String[] names = {"title", "protocol", "transcript"};
     String[] texts = {m.title(), m.minutes(), m.transcript()};
-    double best = 0;
-    String field = null;
+    double[] score = new double[3];
     for (int f = 0; f < texts.length; f++) {
       int[] tf = new int[clauses.size()];
       for (QueryMatches.Span s : PlainScan.matches(texts[f], clauses)) tf[s.clause()]++;
-      double score = 0;
       for (int i = 0; i < tf.length; i++) {
         if (tf[i] == 0) continue;
         held |= 1L << i;
-        score += f == 0 ? 0 : fieldScore(tf[i], weights[i] / sum(weights), texts[f], f == 1 ? 400f : 10_000f);
-      }
-      if (f == 0 && held != 0) score = 0.35;
-      if (score > best * (1 + 1e-6)) {
-        best = score;
-        field = names[f];
+        score[f] += f == 0 ? 1 : fieldScore(tf[i], weights[i] / sum(weights), texts[f], f == 1 ? 400f : 10_000f);
       }
     }
-    return held == 0 ? null : new Scored(m, Long.bitCount(held & counted), best, field);
+    if (held == 0) return null;
+    double minutes = 0.5 * score[1], transcript = 0.5 * score[2], content = minutes + transcript;
+    int words = Long.bitCount(held & counted);
+    if (score[0] > 0 && 0.35 >= content * (1 - 1e-6)) return new Scored(m, words, 0.35, "title");
+    String field = score[1] > 0 && minutes >= transcript * (1 - 1e-6) ? "protocol" : "transcript";
+    return new Scored(m, words, content, field);
   }
 
   /** A clause's score in a field: its weight's share times its saturated, length-normalised count. */
@@ -171,7 +172,7 @@ class MatchMostOracleTest {
   /**
    * GET /meetings/{id}/transcript/search with match=most: the first {@code limit} segments
    * holding any clause, more counted clauses first, then the segment's rank (each clause's
-   * count saturated by the segment's length in characters), then time.
+   * count saturated by the segment's length in characters, whitespace runs counted once), then time.
    */
   private static void transcriptSearch(Property.Case c, SearchOracleTest.Request r, Workspace ws, Map<String, Integer> met) {
     List<List<String>> clauses = r.q().clauses();
@@ -196,7 +197,9 @@ class MatchMostOracleTest {
         tf[s.clause()]++;
         held |= 1L << s.clause();
       }
-      float sum = 0, all = 0, norm = 1.2f * (1 - 0.75f + 0.75f * text.length() / 120f);
+      StringBuilder collapsed = new StringBuilder(); // the length a rank counts: whitespace runs one space
+      minutes.search.text.MarkdownText.appendCollapsed(collapsed, text);
+      float sum = 0, all = 0, norm = 1.2f * (1 - 0.75f + 0.75f * collapsed.length() / 120f);
       for (int k = 0; k < tf.length; k++) {
         all += weights[k];
         if (tf[k] > 0) sum += weights[k] * tf[k] / (tf[k] + norm);

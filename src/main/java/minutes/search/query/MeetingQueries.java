@@ -27,9 +27,17 @@ public final class MeetingQueries {
   public static final float TITLE_RANK = 0.35f;
 
   /**
-   * The query in title, minutes and transcript, in that order (the order {@link MeetingSearch}
-   * relies on): with {@link Match#ALL} each field matches when it holds every clause, with
-   * {@link Match#MOST} when it holds any.
+   * The minutes' share of a meeting's content rank; the transcript has the rest. The minutes
+   * are the strongest single signal of what a meeting was about, the transcript holds what was
+   * said word for word: weighed evenly they found the right meeting more often than either
+   * alone or the better of the two (docs/BENCHMARKS.md, "Relevance").
+   */
+  static final float MINUTES_SHARE = 0.5f;
+
+  /**
+   * Where the query matches: title, minutes and transcript, in that order (the order
+   * {@link MeetingSearch} relies on). With {@link Match#ALL} a field matches when it holds every
+   * clause, with {@link Match#MOST} when it holds any.
    */
   static Query[] fields(SearchQuery q, Match match) {
     return new Query[] {inTitle(q, match), inField(q, MeetingDocument.PROTOCOL, match),
@@ -37,9 +45,38 @@ public final class MeetingQueries {
   }
 
   /**
+   * A meeting's rank (decisions.md, "Finding what people ask"): the title's {@link #TITLE_RANK}
+   * where the title matches, else, or where higher, its content rank, {@link #MINUTES_SHARE} of
+   * the minutes' score plus the rest of the transcript's, each the weighted mean over every clause
+   * it holds. With {@link Match#ALL} the content counts where the minutes or the transcript hold
+   * every clause; with {@link Match#MOST} where either holds any. {@code fields}: {@link #fields}.
+   */
+  static Query rank(SearchQuery q, Match match, Query[] fields) {
+    Query content = new BooleanQuery.Builder()
+        .add(minutesShare(q), Occur.SHOULD).add(transcriptShare(q), Occur.SHOULD).build();
+    if (match == Match.ALL) {
+      Query anyFieldHoldsAll = new BooleanQuery.Builder()
+          .add(fields[1], Occur.SHOULD).add(fields[2], Occur.SHOULD).build();
+      content = new BooleanQuery.Builder().add(content, Occur.MUST).add(anyFieldHoldsAll, Occur.FILTER).build();
+    }
+    return new DisjunctionMaxQuery(List.of(fields[0], content), 0f);
+  }
+
+  /** The minutes' part of the content rank: their score for every clause they hold, times their share. */
+  static Query minutesShare(SearchQuery q) {
+    return new BoostQuery(inField(q, MeetingDocument.PROTOCOL, Match.MOST), MINUTES_SHARE);
+  }
+
+  /** The transcript's part of the content rank. */
+  static Query transcriptShare(SearchQuery q) {
+    return new BoostQuery(inField(q, MeetingDocument.TRANSCRIPT, Match.MOST), 1 - MINUTES_SHARE);
+  }
+
+  /**
    * The clauses in this one field, each weighted by how much it tells over the weight of all
    * (w / sum of w), so that a field's score is the weighted mean of its clauses' scores and stays
-   * in (0, 1) (see RankSimilarity); a clause the field lacks adds nothing.
+   * in (0, 1) (see RankSimilarity); a clause the field lacks adds nothing. {@code match}: whether
+   * the field must hold every clause or any.
    */
   public static Query inField(SearchQuery q, String field, Match match) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();

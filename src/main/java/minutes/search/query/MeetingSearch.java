@@ -25,7 +25,6 @@ import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
@@ -123,7 +122,7 @@ public final class MeetingSearch {
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
     boolean byRank = r.order() == SearchRequest.Order.RANK;
-    describe(fields, byDoc, byRank && r.match() == Match.ALL);
+    describe(q, r.match(), fields, byDoc, byRank && r.match() == Match.ALL);
     if (byRank && r.match() == Match.MOST) byWordsThenRank(q, hits, byDoc);
     mark(new Highlights(analyzer, q, r.match(), r.momentsByRank()), byDoc, r.moments());
     List<SearchHit> out = new ArrayList<>(hits.length);
@@ -144,14 +143,13 @@ public final class MeetingSearch {
   }
 
   /**
-   * What a meeting scores: with {@link Match#ALL} its best field's rank (the
-   * {@link DisjunctionMaxQuery}, tie-breaker 0, scores the highest of its matching fields); with
+   * What a meeting scores: with {@link Match#ALL} its rank ({@link MeetingQueries#rank}); with
    * {@link Match#MOST} the number of the query's counted words it holds anywhere plus that rank,
    * so that holding more words comes first and the rank, below 1, orders the meetings holding as
    * many. One score, so that Lucene's block-max skipping passes meetings that cannot compete.
    */
   static Query scored(SearchQuery q, Match match, Query[] fields) {
-    Query rank = new DisjunctionMaxQuery(Arrays.asList(fields), 0f);
+    Query rank = MeetingQueries.rank(q, match, fields);
     if (match == Match.ALL) return rank;
     return new BooleanQuery.Builder().add(MeetingQueries.coordination(q), Occur.SHOULD).add(rank, Occur.SHOULD).build();
   }
@@ -214,54 +212,66 @@ public final class MeetingSearch {
   }
 
   /**
-   * Reads each hit's display values and names the field it matched best in: the first of
-   * title, protocol and transcript (ties go to the earlier one) that scores its rank. In rank
-   * order ({@code ranked}) the rank is the score the hits were ordered by, and a hit that
-   * neither its title nor its minutes explain is a transcript hit, so the transcript, by far the
-   * costliest field to score, is never scored again. In a date order the hits have no rank yet:
-   * each field is scored once and the rank is the highest, exactly the score rank order gives
-   * (the {@link DisjunctionMaxQuery} of {@link #matching}, tie-breaker 0, scores the highest of
-   * its matching fields, to the bit). {@code byDoc}: the hits in document order.
+   * Reads each hit's display values and names the field of its rank: the title where the rank is
+   * the title's, else whichever of minutes and transcript gives more of the content rank among
+   * those that match under {@code match} (every clause with ALL, any with MOST; a tie goes to the
+   * minutes). In rank order under ALL ({@code ranked}) the rank is the score the hits were
+   * ordered by, and the transcript's part is the rank less the minutes' part, so the transcript,
+   * by far the costliest field to score, is scored again only to see whether it holds every
+   * clause where it gives more. Otherwise the hits have no rank yet: each part is scored once and
+   * the rank computed as {@link MeetingQueries#rank} scores it, to the bit (a sum of two clauses in
+   * a double, then a float). {@code byDoc}: the hits in document order.
    */
-  private void describe(Query[] fields, Hit[] byDoc, boolean ranked) throws IOException, SearchUnavailable {
+  private void describe(SearchQuery q, Match match, Query[] fields, Hit[] byDoc, boolean ranked)
+      throws IOException, SearchUnavailable {
     boolean titleRanks = !ranked;
     for (Hit h : byDoc) titleRanks |= h.rank == MeetingQueries.TITLE_RANK;
-    Weight title = titleRanks ? weight(fields[0]) : null, protocol = weight(fields[1]);
-    Weight transcript = ranked ? null : weight(fields[2]);
+    boolean all = match == Match.ALL;
+    Weight title = titleRanks ? weight(fields[0]) : null, minutes = weight(MeetingQueries.minutesShare(q));
+    Weight minutesHold = all ? weight(fields[1]) : null, transcriptHolds = all ? weight(fields[2]) : null;
+    Weight transcript = ranked ? null : weight(MeetingQueries.transcriptShare(q));
     Leaves leaves = new Leaves(searcher);
-    Scorer titleScorer = null, protocolScorer = null, transcriptScorer = null;
+    Scorer titleScorer = null, minutesScorer = null, minutesHoldScorer = null, transcriptScorer = null;
+    Scorer transcriptHoldsScorer = null;
     MeetingDocument.Displays displays = null;
     for (Hit h : byDoc) {
       checkTime();
       if (leaves.moveTo(h.doc)) {
         titleScorer = title == null ? null : title.scorer(leaves.leaf);
-        protocolScorer = protocol.scorer(leaves.leaf);
+        minutesScorer = minutes.scorer(leaves.leaf);
+        minutesHoldScorer = all ? minutesHold.scorer(leaves.leaf) : null;
         transcriptScorer = transcript == null ? null : transcript.scorer(leaves.leaf);
+        transcriptHoldsScorer = all ? transcriptHolds.scorer(leaves.leaf) : null;
         displays = new MeetingDocument.Displays(leaves.leaf.reader());
       }
       int local = h.doc - leaves.leaf.docBase;
       h.display = displays.of(local);
-      boolean inTitle;
-      float inProtocol = Float.NaN; // the protocol's score, where it matches
+      // Each scorer moves to the hit once: a phrase's check uses up its positions there.
+      boolean inTitle = (!ranked || h.rank == MeetingQueries.TITLE_RANK) && at(titleScorer, local);
+      float inMinutes = at(minutesScorer, local) ? minutesScorer.score() : 0f;
+      boolean minutesMatch = all ? at(minutesHoldScorer, local) : inMinutes > 0f;
+      float inTranscript;
+      Boolean transcriptMatches = null; // known where it had to be looked at
       if (ranked) {
-        inTitle = h.rank == MeetingQueries.TITLE_RANK && at(titleScorer, local);
-        if (!inTitle && at(protocolScorer, local)) inProtocol = protocolScorer.score();
-      } else { // each scorer moves to the hit once: a phrase's check uses up its positions there
-        inTitle = at(titleScorer, local);
-        if (at(protocolScorer, local)) inProtocol = protocolScorer.score();
-        float best = inTitle ? MeetingQueries.TITLE_RANK : 0f;
-        if (inProtocol > best) best = inProtocol;
-        if (at(transcriptScorer, local)) best = Math.max(best, transcriptScorer.score());
-        if (best == 0f) throw new IllegalStateException("a hit that does not match");
-        h.rank = best;
+        inTranscript = h.rank - inMinutes;
+      } else {
+        inTranscript = at(transcriptScorer, local) ? transcriptScorer.score() : 0f;
+        transcriptMatches = all ? at(transcriptHoldsScorer, local) : inTranscript > 0f;
+        float content = minutesMatch || transcriptMatches ? (float) ((double) inMinutes + inTranscript) : 0f;
+        h.rank = Math.max(inTitle ? MeetingQueries.TITLE_RANK : 0f, content);
+        if (h.rank == 0f) throw new IllegalStateException("a hit that does not match");
       }
       if (inTitle && h.rank == MeetingQueries.TITLE_RANK) {
         h.field = MeetingDocument.TITLE;
         continue;
       }
       // The same score summed in another order may differ in its last bit: that is a tie.
-      boolean byProtocol = inProtocol >= h.rank * (1 - 1e-6f); // false where it does not match (NaN)
-      h.field = byProtocol ? MeetingDocument.PROTOCOL : MeetingDocument.TRANSCRIPT;
+      boolean minutesGiveMore = inMinutes >= inTranscript * (1 - 1e-6f);
+      if (minutesMatch && !minutesGiveMore && transcriptMatches == null) {
+        transcriptMatches = !all || at(transcriptHoldsScorer, local);
+      }
+      h.field = minutesMatch && (minutesGiveMore || !transcriptMatches) ? MeetingDocument.PROTOCOL
+          : MeetingDocument.TRANSCRIPT;
     }
   }
 

@@ -46,7 +46,7 @@ public final class SegmentMatches {
    * A segment's rank in (0, 1): the weighted mean, over the query's clauses, of each clause's
    * occurrences in the segment saturated and normalised by the segment's length (BM25's form with
    * fixed constants, as the meetings' ranks: no statistics of other segments or meetings).
-   * {@code tf}: each clause's matches in the segment; {@code chars}: the segment's length.
+   * {@code tf}: each clause's matches in the segment; {@code chars}: the segment's {@link SegmentRanges#length}.
    */
   static float rank(int[] tf, float[] weights, int chars) {
     float sum = 0, all = 0;
@@ -80,7 +80,7 @@ public final class SegmentMatches {
       }
       if (seen != 0 && (rule.match == Match.MOST || seen == all)) { // the segment at hand is done
         total++;
-        float rank = rule.byRank ? rank(tf, rule.weights, table.end() - table.start()) : 0;
+        float rank = rule.byRank ? rank(tf, rule.weights, table.length()) : 0;
         keep(kept, wanted, rule, new Kept(table.index(), table.start(), table.end(), Long.bitCount(seen & rule.counted), rank));
       }
       if (seen != 0) Arrays.fill(tf, 0);

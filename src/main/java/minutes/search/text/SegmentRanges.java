@@ -20,8 +20,19 @@ public interface SegmentRanges {
   /** The current segment's end (exclusive) in the joined text. */
   int end();
 
-  /** Segments whose ranges are {@code ranges[2i]} to {@code ranges[2i + 1]}, in order. */
-  static SegmentRanges of(int[] ranges) {
+  /**
+   * The current segment's length as its rank counts it: its characters with each run of
+   * whitespace one space and none at its ends, as the index holds a transcript's text.
+   */
+  default int length() {
+    return end() - start();
+  }
+
+  /**
+   * Segments whose ranges of {@code text} are {@code ranges[2i]} to {@code ranges[2i + 1]}, in
+   * order, as written (their whitespace not collapsed).
+   */
+  static SegmentRanges of(int[] ranges, CharSequence text) {
     return new SegmentRanges() {
       private int at = -1;
 
@@ -45,6 +56,13 @@ public interface SegmentRanges {
       @Override
       public int end() {
         return at < 0 ? 0 : ranges[2 * at + 1];
+      }
+
+      @Override
+      public int length() {
+        StringBuilder collapsed = new StringBuilder();
+        MarkdownText.appendCollapsed(collapsed, text.subSequence(start(), end()));
+        return collapsed.length();
       }
     };
   }

@@ -22,11 +22,15 @@ public final class SegmentSearch {
   private final SegmentMatches.Rule rule;
   /** Text that the fold of every matching segment contains (all of them, or one with match=most); see {@link #mayHold}. */
   private final List<String> keys;
+  /** Whether a query word has no {@link #key}: with match=most any segment may hold it. */
+  private final boolean unkeyedWord;
 
   private SegmentSearch(SearchQuery query, SegmentMatches.Rule rule) {
     this.query = query;
     this.rule = rule;
-    this.keys = query.words().stream().map(SegmentSearch::key).filter(key -> !key.isEmpty()).toList();
+    List<String> all = query.words().stream().map(SegmentSearch::key).toList();
+    this.keys = all.stream().filter(key -> !key.isEmpty()).toList();
+    this.unkeyedWord = keys.size() < all.size();
   }
 
   /**
@@ -86,11 +90,12 @@ public final class SegmentSearch {
       kept.add(i);
       joined.append(segment).append('\n');
     }
-    QueryMatches matches = QueryMatches.inText(joined.toString(), query.clauses);
+    String searched = joined.toString();
+    QueryMatches matches = QueryMatches.inText(searched, query.clauses);
     if (matches.count() == 0) return out;
     SegmentMatches.Found found;
     try {
-      found = SegmentMatches.find(matches, SegmentRanges.of(Arrays.copyOf(ranges, n)), limit, rule);
+      found = SegmentMatches.find(matches, SegmentRanges.of(Arrays.copyOf(ranges, n), searched), limit, rule);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // ranges in an array read no file
     }
@@ -112,8 +117,9 @@ public final class SegmentSearch {
    */
   private boolean mayHold(String folded) {
     if (rule.match() == Match.MOST) {
+      if (unkeyedWord) return true;
       for (String key : keys) if (folded.contains(key)) return true;
-      return keys.isEmpty();
+      return false;
     }
     for (String key : keys) if (!folded.contains(key)) return false;
     return true;
