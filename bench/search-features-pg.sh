@@ -6,7 +6,8 @@
 # stopped at the end, also on failure. The query set is OUT/queries.txt when bench/search-bench.sh
 # left one there (the same queries on both stores), else written from this index.
 # REUSE_INDEX=1 serves the index a run before built with the same classes instead of reindexing
-# (about 4 minutes); MODE=facets|moments times only those rows (SearchBench's modes).
+# (about 4 minutes); MODE=facets|moments times only those rows (SearchBench's modes), MODE=match
+# issue 49's match=most pairs (bench/match-bench.sh).
 #   BENCH_OUT=dir bench/search-features-pg.sh [MEETINGS] [ROUNDS]   (KEEP=1 keeps OUT/pg for another run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,5 +59,11 @@ SERVER=$!
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start; see $OUT/pg-server.log" >&2; exit 1; }
 echo "PostgreSQL store, $MEETINGS meetings, commit $BUILT:"
-java -cp "$CP" minutes.search.SearchBench "${MODE:-features}" "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$ROUNDS"
+if [ "${MODE:-features}" = match ]; then   # issue 49's pairs, as bench/match-bench.sh times them on SQLite
+  java -cp "$CP" minutes.relevance.RelevanceBench questions data/qmsum/qmsum.jsonl.gz "$OUT/questions.txt" 300
+  java -cp "$CP" minutes.search.SearchBench match "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$OUT/questions.txt" 1 >/dev/null
+  java -cp "$CP" minutes.search.SearchBench match "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$OUT/questions.txt" "$ROUNDS"
+else
+  java -cp "$CP" minutes.search.SearchBench "${MODE:-features}" "http://127.0.0.1:$PORT" "$KEY" "$OUT/queries.txt" "$ROUNDS"
+fi
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -83,8 +83,27 @@ public final class RelevanceBench {
           Files.writeString(Path.of(options.get("--write-floor")), RelevanceTable.floor(minutesRows));
         }
       }
-      default -> usage("a mode: workspace or measure");
+      case "questions" -> {
+        if (rest.size() != 4) usage("questions DATA OUT N");
+        List<String> lines = fiveWordQuestions(load(Path.of(rest.get(1)), small), Integer.parseInt(rest.get(3)));
+        Files.write(Path.of(rest.get(2)), lines, StandardCharsets.UTF_8);
+      }
+      default -> usage("a mode: workspace, measure or questions");
     }
+  }
+
+  /**
+   * The search benchmark's question load (bench/search-bench.sh): the last five words of every
+   * {@code n}th-or-so QMSum question of at least five words, where a question names its topic
+   * ("discuss about the remote's buttons"), up to {@code n} of them, in the set's order.
+   */
+  static List<String> fiveWordQuestions(QmsumSet set, int n) {
+    List<String> out = new ArrayList<>();
+    for (QmsumSet.Query q : set.queries(QmsumSet.Kind.QUESTION)) {
+      List<String> words = QueryForms.words(q.text());
+      if (words.size() >= 5 && out.size() < n) out.add(String.join(" ", words.subList(words.size() - 5, words.size())));
+    }
+    return out;
   }
 
   /** What "no hit" means for the questions as asked with {@code match=all}, in a sentence. */
@@ -110,6 +129,6 @@ public final class RelevanceBench {
 
   private static void usage(String problem) {
     throw new IllegalArgumentException(problem + "; usage: RelevanceBench workspace DATA OUT [--small] | "
-        + "measure BASE KEY DATA [--small] [--out FILE] [--write-floor FILE] [--threads N]");
+        + "measure BASE KEY DATA [--small] [--out FILE] [--write-floor FILE] [--threads N] | questions DATA OUT N");
   }
 }
