@@ -157,7 +157,8 @@ public record Config(
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " http.max_queue_wait_ms=" + limits.maxQueueWaitMs()
         + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
-        + " search.timeout_ms=" + searchTimeoutMs + " search.warmup_ms=" + searchWarmupMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
+        + " search.timeout_ms=" + searchTimeoutMs + " search.warmup_ms=" + searchWarmupMs
+        + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
         + " changes.retention_days=" + changesRetentionDays
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }

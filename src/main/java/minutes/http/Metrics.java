@@ -104,7 +104,8 @@ public final class Metrics {
     Gauge.builder("minutes.http.queued", shedding, LoadShedding::queued)
         .description("Requests waiting for their turn (at most http.max_queued)").register(registry);
     FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
-        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms")
+        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full,"
+            + " or their turn came after http.max_queue_wait_ms")
         .register(registry);
   }
 
