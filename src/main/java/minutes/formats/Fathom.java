@@ -54,8 +54,8 @@ final class Fathom {
       String name = speaker == null ? null : speaker.text("display_name");
       String email = speaker == null ? null : speaker.email("matched_calendar_invitee_email");
       String timestamp = s.requiredText("timestamp", "the time said as HH:MM:SS");
-      long start = Timestamps.parse(timestamp + ".000", '.', true);
-      if (start < 0) throw s.error("timestamp", "expected the time said as HH:MM:SS, found '" + timestamp + "'");
+      long start = Timestamps.parse(timestamp + ".000", false);
+      if (start < 0) throw s.error("timestamp", "expected the time said as HH:MM:SS, found " + FormatError.quote(timestamp));
       if (!s.node().path("text").isTextual()) throw s.error("text", "expected the text said, a string");
       said.add(new Segment(name == null ? Meetings.UNKNOWN_SPEAKER : name.strip(), email, start, null,
           s.node().get("text").asText()));
