@@ -88,6 +88,25 @@ class TranscriptImportTest {
     }
   }
 
+  /** README's Teams example, in Teams' short timings, imports as its quick start says. */
+  @Test
+  void theReadmesTeamsExampleImports() throws Exception {
+    String readme = Files.readString(Path.of("README.md"));
+    int example = readme.indexOf("- **WebVTT from Microsoft Teams**");
+    int from = readme.indexOf("  ```\n", example) + 6, to = readme.indexOf("  ```\n", from);
+    String vtt = readme.substring(from, to).lines().map(l -> l.replaceFirst("^  ", "")).reduce("", (a, l) -> a + l + "\n");
+    Path file = write("Weekly sync.vtt", vtt);
+    CliRun run = importFiles("--format", "vtt", "--workspace", "acme", "--platform", "teams", "--starts-at",
+        "2026-03-02T09:30:00Z", file.toString());
+    assertEquals(0, run.code(), run.err());
+    assertEquals("", run.err());
+    assertEquals(MAPPER.readTree("""
+        [{"index": 0, "speaker_name": "Jane Doe", "speaker_email": null, "start_ms": 13540, "end_ms": 17850,
+          "text": "Good morning, everyone."},
+         {"index": 1, "speaker_name": "Bob Smith", "speaker_email": null, "start_ms": 17850, "end_ms": 21120,
+          "text": "Morning! Let's look at the budget."}]"""), transcript(NameBasedIds.of(Files.readAllBytes(file), "acme")));
+  }
+
   @Test
   void optionsGiveTitleStartPlatformIdAndWhoSeesIt() throws Exception {
     String id = UUID.randomUUID().toString();
