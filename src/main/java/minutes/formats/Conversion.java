@@ -19,7 +19,8 @@ import java.util.Optional;
  * Turns transcript files and notetakers' JSON into meeting lines of the import format, so that
  * the import stores them as it stores NDJSON: checked, in one transaction, replacing what the
  * same source made before. A file in the wrong shape is reported by file, line (or JSON path)
- * and what was expected, and the conversion goes on to report the other files too. Memory holds
+ * and what was expected, and the conversion goes on to report the other files too; a block of a
+ * cue file that cannot be read is skipped and reported unless strict ({@link Skips}). Memory holds
  * one transcript file, or one JSON object, at a time. Not thread-safe; one per import.
  */
 public final class Conversion {

@@ -28,9 +28,10 @@ final class Meetings {
       List<Segment> transcript) {
     List<Participant> participants = new ArrayList<>(invited);
     Attendees attendees = new Attendees(invited);
-    Set<String> speakers = new HashSet<>();
+    Set<String> speakers = new HashSet<>(), seen = new HashSet<>();
     for (Segment s : transcript) {
-      if (s.speakerName().equals(UNKNOWN_SPEAKER)) continue;
+      // A speaker says many segments: each name and email is matched once.
+      if (s.speakerName().equals(UNKNOWN_SPEAKER) || !seen.add(s.speakerName() + '\0' + s.speakerEmail())) continue;
       int i = attendees.of(s.speakerName(), s.speakerEmail());
       if (i >= 0) {
         Participant p = participants.get(i);
