@@ -59,6 +59,10 @@ final class ImportCommand implements Callable<Integer> {
   @Option(names = "--id", paramLabel = "UUID", description = "vtt, srt: the meeting's id (default: named by the workspace and the file).")
   String id;
 
+  @Option(names = "--strict", description = "vtt, srt: refuse a file with a block that is not read as written, "
+      + "rather than skipping the block.")
+  boolean strict;
+
   @Option(names = "--visible-to", paramLabel = "EMAIL", split = ",", description = "Users who see the meetings with personal keys.")
   List<String> visibleTo;
 
@@ -93,14 +97,15 @@ final class ImportCommand implements Callable<Integer> {
       }
       if (converted == null) return run(config, sources.stream().map(Conversion.Source::path).toList(), out, err);
       long started = System.nanoTime();
-      Conversion conversion = new Conversion(converted, options);
+      Conversion conversion = new Conversion(converted, options, strict);
       Path lines = Files.createTempFile("minutes-import-", ".ndjson");
       temporary.add(lines);
       try (OutputStream w = new BufferedOutputStream(Files.newOutputStream(lines), 1 << 16)) {
         conversion.run(sources, w);
       }
+      listLines(err, conversion.skipLines(), conversion.skipLineCount(), "lines about skipped blocks");
       if (conversion.faults() > 0) {
-        listFaults(err, conversion.errors(), conversion.faults());
+        listLines(err, conversion.errors(), conversion.faults(), "faults");
         err.println("import refused: " + conversion.faults() + " fault(s) in the " + format + " files; nothing was imported");
         return 1;
       }
@@ -113,6 +118,7 @@ final class ImportCommand implements Callable<Integer> {
   /** The options of a converted format, checked; an unusable one is a usage error naming it. */
   private ImportOptions options(Conversion.Format f) {
     if (workspace == null) throw usage("--workspace is required with --format " + format);
+    if (strict && !f.isCueFile()) throw usage("--strict applies to --format vtt and srt only");
     if (!f.isCueFile()) {
       if (title != null || startsAt != null || id != null) {
         throw usage("--title, --starts-at and --id name one meeting: they apply to --format vtt and srt only");
@@ -136,6 +142,7 @@ final class ImportCommand implements Callable<Integer> {
 
   /** NDJSON names everything itself; an option meant for a converted format is a mistake. */
   private ImportOptions noOptions() {
+    if (strict) throw usage("--strict applies to --format vtt and srt only");
     if (workspace != null || title != null || startsAt != null || platform != null || id != null || visibleTo != null) {
       throw usage("--workspace, --title, --starts-at, --platform, --id and --visible-to apply to --format vtt, srt, "
           + "fathom and fireflies; an NDJSON line names its own");
@@ -147,10 +154,10 @@ final class ImportCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** The faults kept (the first few), then a line saying that there were more, if so. */
-  private static void listFaults(PrintWriter err, List<String> listed, long total) {
+  /** The lines kept (the first few), then a line saying that there were more, if so; {@code what}: what they are. */
+  private static void listLines(PrintWriter err, List<String> listed, long total, String what) {
     listed.forEach(err::println);
-    if (listed.size() < total) err.println("... and more; only the first " + listed.size() + " faults are listed");
+    if (listed.size() < total) err.println("... and more; only the first " + listed.size() + " " + what + " are listed");
   }
 
   static int run(Config config, List<Path> paths, PrintWriter out, PrintWriter err) throws Exception {
@@ -172,8 +179,8 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      listFaults(err, refused.errors().stream().map(e -> conversion == null ? e.toString() : conversion.origin(e.line())
-          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines());
+      listLines(err, refused.errors().stream().map(e -> conversion == null ? e.toString() : conversion.origin(e.line())
+          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines(), "faults");
       err.println("import refused: " + refused.getMessage());
       return 1;
     }
@@ -185,8 +192,11 @@ final class ImportCommand implements Callable<Integer> {
           s.seconds(), s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
     } else {
       double seconds = (System.nanoTime() - started) / 1e9;
-      out.printf("imported %,d meetings with %,d tasks from %,d files (%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
-          s.meetings(), s.tasks(), conversion.files(), conversion.bytes() / 1e6, seconds,
+      out.printf("imported %,d meetings with %,d tasks from %,d files%s%s (%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
+          s.meetings(), s.tasks(), conversion.files(),
+          conversion.withoutTranscript() == 0 ? "" : String.format(", %,d of them without a transcript", conversion.withoutTranscript()),
+          conversion.skipped() == 0 ? "" : String.format(", %,d blocks skipped", conversion.skipped()),
+          conversion.bytes() / 1e6, seconds,
           s.meetings() / Math.max(seconds, 1e-9), conversion.bytes() / 1e6 / Math.max(seconds, 1e-9));
     }
     if (s.erasure().complete() && !s.erasure().done().isEmpty()) {

@@ -79,7 +79,7 @@ final class Fireflies {
       for (String part : given.get(i).split(",")) {
         String email = part.strip();
         if (email.isEmpty()) continue;
-        if (!Emails.isEmail(email)) throw t.error("participants[" + i + "]", "expected email addresses, found '" + email + "'");
+        if (!Emails.isEmail(email)) throw t.error("participants[" + i + "]", "expected email addresses, found " + FormatError.quote(email));
         out.putIfAbsent(Emails.key(email),
             new Participant(names.getOrDefault(Emails.key(email), email), email, "calendar", true));
       }

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import minutes.formats.MeetingLine.Participant;
 import minutes.formats.MeetingLine.Protocol;
@@ -20,32 +19,29 @@ final class Meetings {
 
   /**
    * A ready meeting of the options' workspace, platform ({@code upload} unless given) and
-   * visibility, source {@code upload}; its participants are the invited ones and then one per
-   * other speaker of the transcript (source {@code platform}), by name or email.
+   * visibility, source {@code upload}; its participants are the invited ones (marked attended
+   * when they speak, see {@link Attendees}) and then one per other speaker of the transcript
+   * (source {@code platform}), by name or email.
    */
   static MeetingLine line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
       String organizerEmail, Instant createdAt, List<Participant> invited, List<Protocol> protocols,
       List<Segment> transcript) {
     List<Participant> participants = new ArrayList<>(invited);
-    Set<String> known = new HashSet<>();
-    for (Participant p : invited) {
-      known.add(key(p.displayName()));
-      if (p.email() != null) known.add(key(p.email()));
-    }
+    Attendees attendees = new Attendees(invited);
+    Set<String> speakers = new HashSet<>(), seen = new HashSet<>();
     for (Segment s : transcript) {
-      if (s.speakerName().equals(UNKNOWN_SPEAKER) || known.contains(key(s.speakerName()))
-          || s.speakerEmail() != null && known.contains(key(s.speakerEmail()))) {
-        continue;
+      // A speaker says many segments: each name and email is matched once.
+      if (s.speakerName().equals(UNKNOWN_SPEAKER) || !seen.add(s.speakerName() + '\0' + s.speakerEmail())) continue;
+      int i = attendees.of(s.speakerName(), s.speakerEmail());
+      if (i >= 0) {
+        Participant p = participants.get(i);
+        participants.set(i, new Participant(p.displayName(), p.email(), p.source(), true));
+      } else if (speakers.add(Attendees.fold(s.speakerName())) && (s.speakerEmail() == null || speakers.add(s.speakerEmail()))) {
+        participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
       }
-      known.add(key(s.speakerName()));
-      participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
     }
     return new MeetingLine(o.workspace(), id, title, o.platform(), "upload", "ready", time(startsAt), time(endsAt),
         organizerEmail, time(createdAt), o.visibleTo(), participants, protocols, transcript);
-  }
-
-  private static String key(String nameOrEmail) {
-    return nameOrEmail.toLowerCase(Locale.ROOT);
   }
 
   static String time(Instant t) {
