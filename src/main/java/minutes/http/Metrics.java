@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import minutes.store.DataSnapshot;
@@ -104,8 +105,19 @@ public final class Metrics {
     Gauge.builder("minutes.http.queued", shedding, LoadShedding::queued)
         .description("Requests waiting for their turn (at most http.max_queued)").register(registry);
     FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
-        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms")
+        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms, or changes.max_waiting was")
         .register(registry);
+    Gauge.builder("minutes.changes.held", shedding, LoadShedding::held)
+        .description("Long-polls with wait and change streams open now (at most changes.max_waiting)").register(registry);
+  }
+
+  /** Adds the change feed's push counts: what waits for a change now, and streams open. */
+  public void watchPush(IntSupplier waiting, IntSupplier streams) {
+    // Held strongly: Micrometer holds a gauge's object weakly, and nothing else holds these lambdas.
+    Gauge.builder("minutes.changes.waiting", waiting, IntSupplier::getAsInt).strongReference(true)
+        .description("Held long-polls and streams waiting for a change their key may see").register(registry);
+    Gauge.builder("minutes.changes.streams", streams, IntSupplier::getAsInt).strongReference(true)
+        .description("Change streams (GET /api/v1/changes/stream) open now").register(registry);
   }
 
   /**
