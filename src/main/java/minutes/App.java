@@ -43,6 +43,7 @@ import minutes.store.Totals;
 import minutes.tasks.TaskOrder;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
+import minutes.webhooks.Deliverer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,7 @@ public final class App implements AutoCloseable {
   private McpEndpoint mcp;
   private FeedWatch feedWatch;
   private ChangeStream stream;
+  private Deliverer webhooks;
   private Undertow server;
   private Drain drain;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -139,6 +141,8 @@ public final class App implements AutoCloseable {
         config.limits().maxQueueWaitMs(), ChangesApi::mayBeHeld, config.changesMaxWaiting(), api);
     metrics.watch(shedding);
     metrics.watchPush(feedWatch::waiting, stream::open);
+    webhooks = new Deliverer(db, version()).start();
+    metrics.watchWebhooks(webhooks);
     // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
         .addEncodingHandler("gzip", new GzipEncodingProvider(), 50,
@@ -232,6 +236,7 @@ public final class App implements AutoCloseable {
       }
       stopServer();
     }
+    if (webhooks != null) webhooks.close();
     if (mcp != null) mcp.close();
     if (taskOrder != null) taskOrder.close();
     if (meetingOrder != null) meetingOrder.close();

@@ -42,10 +42,10 @@ public final class ChangesApi {
   public record ChangePage(List<RawJson> data, String nextCursor, boolean hasMore) {}
 
   /** A change as the feed holds it: its number, its kind, and its row as /changes writes it. */
-  record Row(long seq, String change, RawJson json) {}
+  public record Row(long seq, String change, RawJson json) {}
 
   /** A page of rows after a cursor, and the snapshot's newest number (where the next page starts when none is left). */
-  record Rows(List<Row> rows, boolean more, long newest) {}
+  public record Rows(List<Row> rows, boolean more, long newest) {}
 
   // The database renders each row: half the time of a 100-change page went into reading three
   // columns per row and writing them again with Jackson (JFR, 2026-11-25).
@@ -88,10 +88,10 @@ public final class ChangesApi {
 
   /**
    * Up to {@code limit} changes after number {@code after} that {@code principal}'s audience may
-   * learn of, in {@code state}'s snapshot; 410 for a cursor older than the history kept or newer
+   * learn of, in {@code state}'s snapshot (the stream's pages, a webhook's deliveries); 410 for a cursor older than the history kept or newer
    * than the database's.
    */
-  static Rows after(Connection c, ChangeHistory.State state, Principal principal, long after, int limit) throws SQLException {
+  public static Rows after(Connection c, ChangeHistory.State state, Principal principal, long after, int limit) throws SQLException {
     refuseExpired(state, after);
     Visibility.Rule rule = Visibility.of(principal);
     String viewer = rule.viewer() == null ? ChangeHistory.WHOLE_WORKSPACE : rule.viewer();
