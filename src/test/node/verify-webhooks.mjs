@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 
 const deliveries = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const wh = new Webhook(process.env.WEBHOOK_SECRET.replace(/^whsec_/, ""));
+const wh = new Webhook(process.env.WEBHOOK_SECRET); // as `webhooks create` printed it
 const results = deliveries.map((d) => {
   try {
     return wh.verify(d.body, d.headers);

@@ -19,6 +19,7 @@ import minutes.http.ApiError;
 import minutes.http.ErrorMapper;
 import minutes.http.Json;
 import minutes.http.Request;
+import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.ChangeHistory;
@@ -134,7 +135,9 @@ public final class ChangeStream {
       try (Connection c = db.readForRequest()) {
         c.setAutoCommit(false);
         try {
-          read = ChangesApi.after(c, ChangeHistory.state(c), principal, after, PAGE);
+          // A key revoked meanwhile hears nothing more: the stream ends, and the reconnect is 401.
+          read = ApiKeys.live(c, principal.keyId()).isEmpty() ? null
+              : ChangesApi.after(c, ChangeHistory.state(c), principal, after, PAGE);
         } finally {
           c.rollback();
         }
@@ -144,6 +147,10 @@ public final class ChangeStream {
       } catch (Exception e) {
         // The database is away or the statement took too long: the client reconnects with its last id.
         log.warn("change stream: ending a stream, its next page could not be read: {}", e.toString());
+        connection.shutdown();
+        return;
+      }
+      if (read == null) {
         connection.shutdown();
         return;
       }

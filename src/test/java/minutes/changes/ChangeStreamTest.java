@@ -147,6 +147,18 @@ class ChangeStreamTest {
   }
 
   @Test
+  void aKeyRevokedWhileItsStreamIsOpenHearsNothingMore() throws Exception {
+    String keyId = api.createKey("stream-revoked", "acme", null);
+    try (Open s = new Open("", "stream-revoked", Map.of())) {
+      assertEquals(200, s.response.statusCode());
+      assertEquals(0, api.cli("keys", "revoke", keyId).code());
+      importLines(meeting(new UUID(48, 8).toString(), "zqrevoked"));
+      assertNull(s.next(), "the stream ends without the change");
+    }
+    assertEquals(401, api.get("/api/v1/changes/stream", "stream-revoked").status());
+  }
+
+  @Test
   void anIdleStreamSendsACommentLineWithinFifteenSeconds() throws Exception {
     try (Open s = new Open("", ALL, Map.of())) {
       Object first = s.events.poll(ChangeStream.KEEP_ALIVE_MILLIS + 3000, TimeUnit.MILLISECONDS);

@@ -61,8 +61,8 @@ class WebhookFailoverTest {
       p.destroyForcibly();
       p.waitFor(10, TimeUnit.SECONDS);
     }
-    receiver.close();
-    store.close();
+    if (receiver != null) receiver.close();
+    if (store != null) store.close();
   }
 
   /** Starts a serve process with an index folder of its own; returns once it listens. */
