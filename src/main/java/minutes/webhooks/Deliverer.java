@@ -129,25 +129,21 @@ public final class Deliverer implements AutoCloseable {
 
   private void round() throws Exception {
     long now = System.currentTimeMillis();
-    List<Webhooks.Webhook> due;
+    List<Webhooks.Webhook> live;
     try (Connection c = db.read()) {
-      if (!Webhooks.any(c)) {
-        oldest.clear();
-        return;
-      }
+      live = Webhooks.notDisabled(c);
     }
-    if (!lease(now)) {
+    // Without a webhook to deliver, a server leaves the lease (and the database) alone.
+    if (live.isEmpty() || !lease(now)) {
       oldest.clear();
       return;
     }
-    try (Connection c = db.read()) {
-      due = Webhooks.due(c, now);
-    }
-    for (Webhooks.Webhook w : due) {
-      if (busy.add(w.id())) {
+    oldest.keySet().retainAll(live.stream().map(Webhooks.Webhook::id).toList()); // deleted, disabled
+    for (Webhooks.Webhook w : live) {
+      if (w.nextAttemptMs() <= now && busy.add(w.id())) {
         sending.execute(() -> {
           try {
-            deliver(w);
+            deliver(w.id());
           } catch (Exception e) {
             log.warn("webhook {}: delivery round failed: {}", w.id(), e.toString());
           } finally {
@@ -169,14 +165,18 @@ public final class Deliverer implements AutoCloseable {
     return leader;
   }
 
-  /** Sends {@code w}'s next changes, up to {@link #BATCH}, stopping at the first not delivered. */
-  private void deliver(Webhooks.Webhook w) throws Exception {
+  /** Sends webhook {@code id}'s next changes, up to {@link #BATCH}, stopping at the first not delivered. */
+  private void deliver(String id) throws Exception {
+    Webhooks.Webhook w;
     Principal key;
     ChangeHistory.State state;
     List<ChangesApi.Row> rows;
     try (Connection c = db.read()) {
       c.setAutoCommit(false);
       try {
+        // Read again here: the round's copy may predate the last delivery's write.
+        w = Webhooks.find(c, id).orElse(null);
+        if (w == null || w.state().equals(Webhooks.DISABLED) || w.nextAttemptMs() > System.currentTimeMillis()) return;
         key = ApiKeys.live(c, w.keyId()).orElse(null);
         state = ChangeHistory.state(c);
         rows = key == null || w.deliveredThrough() < state.prunedThrough() || w.deliveredThrough() > state.newest()

@@ -81,15 +81,9 @@ public final class Webhooks {
     return new Sql("SELECT " + COLUMNS + " FROM webhook ORDER BY created_at, id").list(c, Webhooks::read);
   }
 
-  /** The webhooks not disabled whose next change may be sent at {@code nowMs}. */
-  static List<Webhook> due(Connection c, long nowMs) throws SQLException {
-    return new Sql("SELECT " + COLUMNS + " FROM webhook WHERE state <> ? AND next_attempt_ms <= ? ORDER BY id", DISABLED, nowMs)
-        .list(c, Webhooks::read);
-  }
-
-  /** Whether any webhook may deliver: without one a server leaves the lease alone. */
-  static boolean any(Connection c) throws SQLException {
-    return new Sql("SELECT count(*) FROM webhook WHERE state <> ?", DISABLED).count(c) > 0;
+  /** The webhooks not disabled: those the {@link Deliverer} sends to, now or after their wait. */
+  static List<Webhook> notDisabled(Connection c) throws SQLException {
+    return new Sql("SELECT " + COLUMNS + " FROM webhook WHERE state <> ? ORDER BY id", DISABLED).list(c, Webhooks::read);
   }
 
   private static Webhook read(java.sql.ResultSet rs) throws SQLException {
@@ -133,7 +127,8 @@ public final class Webhooks {
     new Sql("UPDATE webhook SET delivered_through = ?, last_error = ? WHERE id = ?", seq, why, id).update(c);
   }
 
-  public static Optional<Webhook> find(Connection c, String id) throws SQLException {
+  /** The webhook as stored now, if it still exists. */
+  static Optional<Webhook> find(Connection c, String id) throws SQLException {
     return new Sql("SELECT " + COLUMNS + " FROM webhook WHERE id = ?", id).one(c, Webhooks::read);
   }
 }

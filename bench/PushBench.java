@@ -1,0 +1,177 @@
+import com.sun.net.httpserver.HttpServer;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 47's push figures, for bench/push-bench.sh.
+ *
+ * <p>{@code latency POLL_PORT KEY RECEIVER_PORT ROUNDS -- IMPORT COMMAND...}: listens for webhook
+ * deliveries on RECEIVER_PORT, and ROUNDS times holds a long-poll ({@code wait=30}) on POLL_PORT,
+ * runs the import command (a file of one new meeting, rewritten each round) and measures from the
+ * command's exit to the long-poll's answer and to the webhook's delivery. Prints p50, p95 and max
+ * of each in ms.
+ *
+ * <p>{@code load PORT KEY ROUNDS SEARCHES HELD STREAMS}: ROUNDS times, SEARCHES searches one after
+ * another with nothing held, then the same with HELD long-polls and STREAMS streams open (held
+ * from before the searches to after them), alternating; prints search p50 and p99 of each and
+ * their ratios (medians over the rounds).
+ */
+public class PushBench {
+  static final String[] WORDS = {"remote", "control", "design", "budget", "project", "meeting", "evaluation", "market",
+      "prototype", "marketing", "interface", "battery", "speech", "data", "results", "plan", "team", "user", "cost"};
+  static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("latency")) latency(args);
+    else load(args);
+  }
+
+  static void latency(String[] args) throws Exception {
+    int port = Integer.parseInt(args[1]);
+    String key = args[2];
+    int receiverPort = Integer.parseInt(args[3]);
+    int rounds = Integer.parseInt(args[4]);
+    List<String> command = List.of(args).subList(6, args.length);
+    LinkedBlockingQueue<Long> deliveries = new LinkedBlockingQueue<>();
+    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 0);
+    receiver.createContext("/", ex -> {
+      deliveries.add(System.nanoTime());
+      ex.getRequestBody().readAllBytes();
+      ex.sendResponseHeaders(200, -1);
+      ex.close();
+    });
+    receiver.start();
+    Pattern cursorField = Pattern.compile("\"next_cursor\":\"([^\"]+)\"");
+    double[] poll = new double[rounds], hook = new double[rounds];
+    String file = command.get(command.size() - 1);
+    for (int i = 0; i < rounds; i++) {
+      Matcher m = cursorField.matcher(get("http://127.0.0.1:" + port + "/api/v1/changes", key).body());
+      if (!m.find()) throw new IllegalStateException("no cursor");
+      CompletableFuture<HttpResponse<String>> held = http.sendAsync(request(
+          "http://127.0.0.1:" + port + "/api/v1/changes?wait=30&since=" + m.group(1), key), HttpResponse.BodyHandlers.ofString());
+      Thread.sleep(300); // held by now
+      java.nio.file.Files.writeString(java.nio.file.Path.of(file), String.format(Locale.ROOT,
+          "{\"kind\":\"meeting\",\"workspace\":\"bench-push\",\"id\":\"%s\",\"title\":\"push bench %d\","
+              + "\"starts_at\":\"2026-12-05T08:00:00Z\",\"ends_at\":\"2026-12-05T09:00:00Z\",\"visible_to\":[]}%n",
+          new java.util.UUID(4747, System.nanoTime()), i));
+      deliveries.clear();
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (p.waitFor() != 0) throw new IllegalStateException("import failed");
+      long returned = System.nanoTime();
+      HttpResponse<String> r = held.get(30, TimeUnit.SECONDS);
+      if (!r.body().contains("\"upsert\"")) throw new IllegalStateException("no change in " + r.body());
+      poll[i] = Math.max(0, (System.nanoTime() - returned) / 1e6);
+      Long at = deliveries.poll(30, TimeUnit.SECONDS);
+      if (at == null) throw new IllegalStateException("no webhook delivery within 30 s");
+      hook[i] = Math.max(0, (at - returned) / 1e6);
+    }
+    receiver.stop(0);
+    System.out.printf(Locale.ROOT, "long-poll after import: p50 %.0f ms, p95 %.0f ms, max %.0f ms (%d rounds)%n",
+        pct(poll, 50), pct(poll, 95), pct(poll, 100), rounds);
+    System.out.printf(Locale.ROOT, "webhook after import: p50 %.0f ms, p95 %.0f ms, max %.0f ms%n",
+        pct(hook, 50), pct(hook, 95), pct(hook, 100));
+  }
+
+  static void load(String[] args) throws Exception {
+    int port = Integer.parseInt(args[1]);
+    String key = args[2];
+    int rounds = Integer.parseInt(args[3]), searches = Integer.parseInt(args[4]);
+    int held = Integer.parseInt(args[5]), streams = Integer.parseInt(args[6]);
+    String base = "http://127.0.0.1:" + port;
+    for (int i = 0; i < 300; i++) search(base, key, i); // warm both sides
+    List<double[]> none = new ArrayList<>(), with = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      none.add(searches(base, key, searches));
+      AtomicBoolean open = new AtomicBoolean(true);
+      List<CompletableFuture<?>> waiting = new ArrayList<>();
+      List<InputStream> bodies = new ArrayList<>();
+      String cursor = get(base + "/api/v1/changes", key).body().replaceAll(".*\"next_cursor\":\"([^\"]+)\".*", "$1");
+      for (int i = 0; i < held; i++) waiting.add(holdOn(base + "/api/v1/changes?wait=60&since=" + cursor, key, open));
+      for (int i = 0; i < streams; i++) {
+        bodies.add(http.send(request(base + "/api/v1/changes/stream", key), HttpResponse.BodyHandlers.ofInputStream()).body());
+      }
+      awaitHeld(base, held + streams);
+      with.add(searches(base, key, searches));
+      open.set(false);
+      System.out.printf(Locale.ROOT, "round %d: none p50 %.2f p99 %.2f · held %d + %d streams p50 %.2f p99 %.2f ms%n",
+          round + 1, none.get(round)[0], none.get(round)[1], held, streams, with.get(round)[0], with.get(round)[1]);
+      for (InputStream b : bodies) b.close();
+      for (CompletableFuture<?> f : waiting) f.cancel(true);
+      Thread.sleep(2000); // let the held requests end before the next quiet window
+    }
+    double p50None = median(none, 0), p99None = median(none, 1), p50With = median(with, 0), p99With = median(with, 1);
+    System.out.printf(Locale.ROOT, "search p50 %.2f against %.2f ms (%.2fx), p99 %.2f against %.2f ms (%.2fx), "
+        + "with %d long-polls and %d streams held against none, medians of %d rounds of %d%n",
+        p50With, p50None, p50With / p50None, p99With, p99None, p99With / p99None, held, streams, rounds, searches);
+  }
+
+  /** A long-poll renewed each time it is answered, while {@code open}. */
+  static CompletableFuture<?> holdOn(String url, String key, AtomicBoolean open) {
+    return http.sendAsync(request(url, key), HttpResponse.BodyHandlers.discarding())
+        .thenCompose(r -> open.get() ? holdOn(url, key, open) : CompletableFuture.completedFuture(null));
+  }
+
+  static void awaitHeld(String base, int n) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      Matcher m = Pattern.compile("(?m)^minutes_changes_held (\\S+)$").matcher(get(base + "/metrics", null).body());
+      if (m.find() && Double.parseDouble(m.group(1)) >= n) return;
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the server never held " + n);
+  }
+
+  static double[] searches(String base, String key, int n) throws Exception {
+    double[] ms = new double[n];
+    for (int i = 0; i < n; i++) {
+      long t0 = System.nanoTime();
+      search(base, key, i);
+      ms[i] = (System.nanoTime() - t0) / 1e6;
+    }
+    return new double[] {pct(ms, 50), pct(ms, 99)};
+  }
+
+  static void search(String base, String key, int i) throws Exception {
+    String q = WORDS[i % WORDS.length] + (i % 3 == 0 ? " " + WORDS[(i * 7) % WORDS.length] : "");
+    HttpResponse<String> r = get(base + "/api/v1/search?limit=20&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), key);
+    if (r.statusCode() != 200) throw new IllegalStateException("search " + r.statusCode() + ": " + r.body());
+  }
+
+  static HttpRequest request(String url, String key) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(90));
+    if (key != null) b.header("Authorization", "Bearer " + key);
+    return b.build();
+  }
+
+  static HttpResponse<String> get(String url, String key) throws Exception {
+    return http.send(request(url, key), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static double median(List<double[]> rounds, int at) {
+    double[] v = rounds.stream().mapToDouble(r -> r[at]).sorted().toArray();
+    return v[v.length / 2];
+  }
+
+  static double pct(double[] values, int p) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return v[Math.min(v.length - 1, (int) Math.ceil(p / 100.0 * v.length) - 1)];
+  }
+}
