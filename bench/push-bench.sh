@@ -7,7 +7,7 @@
 #     PostgreSQL a second node runs beside the first, and the long-poll is held on the second
 #     (cluster mode: it learns of the import from the database, as every node does).
 #  2. load: search p50 and p99 (one client, searches one after another) with nothing held, then
-#     with HELD long-polls and STREAMS streams open, alternating, ROUNDS3 rounds; and the server's
+#     with HELD long-polls and STREAMS streams open, alternating, BENCH_LOAD_ROUNDS rounds (6); and the server's
 #     heap after a full GC with none and with all of them held.
 # Prints the figures for docs/BENCHMARKS.md.
 #   bench/push-bench.sh [MEETINGS] [ROUNDS] [HELD] [STREAMS]
@@ -24,6 +24,7 @@ PORT=${BENCH_PORT:-18090}
 PORT_B=$((PORT + 1))
 RECEIVER=$((PORT + 2))
 mkdir -p "$OUT"
+export MINUTES_INDEX_PATH="$OUT/index-commands"   # the imports' own index; each server has its own
 source scripts/postgres.sh
 
 ./run.sh --version >/dev/null   # builds the jar when needed
@@ -68,7 +69,7 @@ for store in $STORES; do
   start_server "$store-a" "$PORT"
   pid=${SERVERS[0]}
   before=$(heap_mb "$pid")
-  "$JAVA" bench/PushBench.java load "$PORT" "$key" 3 1000 "$HELD" "$STREAMS" &
+  "$JAVA" bench/PushBench.java load "$PORT" "$key" "${BENCH_LOAD_ROUNDS:-6}" 1000 "$HELD" "$STREAMS" &
   driver=$!
   # The heap with everything held: sampled while the first round's long-polls and streams are open.
   for _ in $(seq 1 600); do

@@ -59,6 +59,24 @@ public final class Cli implements java.util.concurrent.Callable<Integer> {
     return store.write();
   }
 
+  /** A change to one row by its id: false when there is no such row. */
+  @FunctionalInterface
+  interface ById {
+    boolean apply(java.sql.Connection c, String id) throws java.sql.SQLException;
+  }
+
+  /**
+   * Applies {@code change} to row {@code id} (revoke a key, delete or enable a webhook) and says
+   * "{@code done} ID"; one line {@code missing} and exit 1 when there is no such row.
+   */
+  static int changeById(CommandSpec spec, String id, String done, String missing, ById change) throws java.sql.SQLException {
+    try (java.sql.Connection c = writeMigrated(spec)) {
+      if (!change.apply(c, id)) throw new UserError(missing);
+    }
+    spec.commandLine().getOut().println(done + " " + id);
+    return 0;
+  }
+
   /** A value of a listing's column: "-" for none. */
   static String dash(String s) {
     return s == null ? "-" : s;

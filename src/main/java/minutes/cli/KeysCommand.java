@@ -79,11 +79,7 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Connection c = Cli.writeMigrated(spec)) {
-        if (!ApiKeys.revoke(c, id)) throw new Cli.UserError("no key with id " + id + " (see: keys list)");
-      }
-      spec.commandLine().getOut().println("revoked " + id);
-      return 0;
+      return Cli.changeById(spec, id, "revoked", "no key with id " + id + " (see: keys list)", ApiKeys::revoke);
     }
   }
 }

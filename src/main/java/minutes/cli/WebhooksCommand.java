@@ -79,11 +79,7 @@ final class WebhooksCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Connection c = Cli.writeMigrated(spec)) {
-        if (!Webhooks.delete(c, id)) throw new Cli.UserError("no webhook with id " + id + " (see: webhooks list)");
-      }
-      spec.commandLine().getOut().println("deleted " + id);
-      return 0;
+      return Cli.changeById(spec, id, "deleted", "no webhook with id " + id + " (see: webhooks list)", Webhooks::delete);
     }
   }
 
@@ -95,11 +91,7 @@ final class WebhooksCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Connection c = Cli.writeMigrated(spec)) {
-        if (!Webhooks.enable(c, id)) throw new Cli.UserError("no webhook with id " + id + " (see: webhooks list)");
-      }
-      spec.commandLine().getOut().println("enabled " + id);
-      return 0;
+      return Cli.changeById(spec, id, "enabled", "no webhook with id " + id + " (see: webhooks list)", Webhooks::enable);
     }
   }
 }
