@@ -39,6 +39,11 @@ public class PushBench {
       "prototype", "marketing", "interface", "battery", "speech", "data", "results", "plan", "team", "user", "cost"};
   static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
+  /** The held long-polls and streams: a client of their own, so that the searches' client is not theirs. */
+  static final HttpClient heldClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+  /** Seconds a long-poll of the load waits: they end, unrenewed, before the next quiet window. */
+  static final int WAIT = 20;
 
   public static void main(String[] args) throws Exception {
     if (args[0].equals("latency")) latency(args);
@@ -68,6 +73,7 @@ public class PushBench {
       if (!m.find()) throw new IllegalStateException("no cursor");
       CompletableFuture<HttpResponse<String>> held = http.sendAsync(request(
           "http://127.0.0.1:" + port + "/api/v1/changes?wait=30&since=" + m.group(1), key), HttpResponse.BodyHandlers.ofString());
+      CompletableFuture<Long> answeredAt = held.thenApply(r -> System.nanoTime());
       Thread.sleep(300); // held by now
       java.nio.file.Files.writeString(java.nio.file.Path.of(file), String.format(Locale.ROOT,
           "{\"kind\":\"meeting\",\"workspace\":\"bench-push\",\"id\":\"%s\",\"title\":\"push bench %d\","
@@ -78,9 +84,10 @@ public class PushBench {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       if (p.waitFor() != 0) throw new IllegalStateException("import failed");
       long returned = System.nanoTime();
-      HttpResponse<String> r = held.get(30, TimeUnit.SECONDS);
+      long answered = answeredAt.get(30, TimeUnit.SECONDS);
+      HttpResponse<String> r = held.get();
       if (!r.body().contains("\"upsert\"")) throw new IllegalStateException("no change in " + r.body());
-      poll[i] = (System.nanoTime() - returned) / 1e6; // negative: answered before the command had exited
+      poll[i] = (answered - returned) / 1e6; // negative: answered before the command had exited
       Long at = deliveries.poll(30, TimeUnit.SECONDS);
       if (at == null) throw new IllegalStateException("no webhook delivery within 30 s");
       hook[i] = (at - returned) / 1e6;
@@ -104,19 +111,19 @@ public class PushBench {
       // Alternating which comes first, so that a drift of the machine's load favours neither.
       if (round % 2 == 0) none.add(searches(base, key, searches));
       AtomicBoolean open = new AtomicBoolean(true);
-      List<CompletableFuture<?>> waiting = new ArrayList<>();
       List<InputStream> bodies = new ArrayList<>();
       String cursor = get(base + "/api/v1/changes", key).body().replaceAll(".*\"next_cursor\":\"([^\"]+)\".*", "$1");
-      for (int i = 0; i < held; i++) waiting.add(holdOn(base + "/api/v1/changes?wait=60&since=" + cursor, key, open));
+      for (int i = 0; i < held; i++) holdOn(base + "/api/v1/changes?wait=" + WAIT + "&since=" + cursor, key, open);
       for (int i = 0; i < streams; i++) {
-        bodies.add(http.send(request(base + "/api/v1/changes/stream", key), HttpResponse.BodyHandlers.ofInputStream()).body());
+        bodies.add(heldClient.send(request(base + "/api/v1/changes/stream", key), HttpResponse.BodyHandlers.ofInputStream()).body());
       }
-      awaitHeld(base, held + streams);
+      // Until every one waits (not only arrived): their first reads are not what is measured.
+      awaitMetric(base, "minutes_changes_waiting", held + streams, true);
       with.add(searches(base, key, searches));
       open.set(false);
       for (InputStream b : bodies) b.close();
-      for (CompletableFuture<?> f : waiting) f.cancel(true);
-      Thread.sleep(2000); // let the held requests end before the next quiet window
+      // The long-polls end at their deadline, unrenewed: the next quiet window starts after them.
+      awaitMetric(base, "minutes_changes_held", 0, false);
       if (round % 2 == 1) none.add(searches(base, key, searches));
     }
     for (int round = 0; round < rounds; round++) {
@@ -129,19 +136,21 @@ public class PushBench {
         p50With, p50None, p50With / p50None, p99With, p99None, p99With / p99None, held, streams, rounds, searches);
   }
 
-  /** A long-poll renewed each time it is answered, while {@code open}. */
+  /** A long-poll renewed each time it is answered, while {@code open}; on a client of their own, as other clients' would be. */
   static CompletableFuture<?> holdOn(String url, String key, AtomicBoolean open) {
-    return http.sendAsync(request(url, key), HttpResponse.BodyHandlers.discarding())
+    return heldClient.sendAsync(request(url, key), HttpResponse.BodyHandlers.discarding())
         .thenCompose(r -> open.get() ? holdOn(url, key, open) : CompletableFuture.completedFuture(null));
   }
 
-  static void awaitHeld(String base, int n) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      Matcher m = Pattern.compile("(?m)^minutes_changes_held (\\S+)$").matcher(get(base + "/metrics", null).body());
-      if (m.find() && Double.parseDouble(m.group(1)) >= n) return;
+  /** Waits until the series is at least (or, with {@code atLeast} false, at most) {@code n}. */
+  static void awaitMetric(String base, String series, int n, boolean atLeast) throws Exception {
+    Pattern p = Pattern.compile("(?m)^" + series + " (\\S+)$");
+    for (int i = 0; i < 1200; i++) {
+      Matcher m = p.matcher(get(base + "/metrics", null).body());
+      if (m.find() && (atLeast ? Double.parseDouble(m.group(1)) >= n : Double.parseDouble(m.group(1)) <= n)) return;
       Thread.sleep(100);
     }
-    throw new IllegalStateException("the server never held " + n);
+    throw new IllegalStateException(series + " never reached " + n);
   }
 
   static double[] searches(String base, String key, int n) throws Exception {

@@ -73,7 +73,7 @@ for store in $STORES; do
   driver=$!
   # The heap with everything held: sampled while the first round's long-polls and streams are open.
   for _ in $(seq 1 600); do
-    held=$(curl -sf "http://127.0.0.1:$PORT/metrics" | awk '$1 == "minutes_changes_held" {print int($2)}')
+    held=$(curl -sf "http://127.0.0.1:$PORT/metrics" | awk '$1 == "minutes_changes_waiting" {print int($2)}')
     [ "${held:-0}" -ge $((HELD + STREAMS)) ] && break; sleep 0.1
   done
   during=$(heap_mb "$pid")

@@ -201,6 +201,13 @@ public final class Deliverer implements AutoCloseable {
     }
     if (rows.isEmpty()) {
       oldest.remove(w.id());
+      // Nothing for its key up to the newest change: it stands there, or a key that sees little
+      // would stay behind until retention pruned past it and it seemed to have lost changes.
+      if (state.newest() > w.deliveredThrough()) {
+        try (Connection c = db.store().write()) {
+          Webhooks.caughtUp(c, w.id(), w.deliveredThrough(), state.newest());
+        }
+      }
       return;
     }
     Cursors cursors = new Cursors(state.cursorKey());

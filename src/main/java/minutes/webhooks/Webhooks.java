@@ -127,6 +127,11 @@ public final class Webhooks {
     new Sql("UPDATE webhook SET delivered_through = ?, last_error = ? WHERE id = ?", seq, why, id).update(c);
   }
 
+  /** Nothing for it from {@code from} through {@code to}: it goes on after {@code to} (unless it moved meanwhile). */
+  static void caughtUp(Connection c, String id, long from, long to) throws SQLException {
+    new Sql("UPDATE webhook SET delivered_through = ? WHERE id = ? AND delivered_through = ?", to, id, from).update(c);
+  }
+
   /** The webhook as stored now, if it still exists. */
   static Optional<Webhook> find(Connection c, String id) throws SQLException {
     return new Sql("SELECT " + COLUMNS + " FROM webhook WHERE id = ?", id).one(c, Webhooks::read);
