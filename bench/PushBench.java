@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *
  * <p>{@code load PORT KEY ROUNDS SEARCHES HELD STREAMS}: ROUNDS times, SEARCHES searches one after
  * another with nothing held, and the same with HELD long-polls and STREAMS streams open (held
- * from before the searches to after them), alternating; prints search p50 and p99 of each and
+ * from before the searches to after them), alternating which comes first; prints p50 and p99 and
  * their ratios (medians over the rounds).
  */
 public class PushBench {
