@@ -14,8 +14,11 @@ import java.time.Duration;
  * count and its page see the same snapshot while another process imports. Thread-safe.
  */
 public final class Db implements AutoCloseable {
-  /** Connections for the index sync and the in-memory list orders, apart from requests'. */
-  public static final int BACKGROUND_CONNECTIONS = 3;
+  /**
+   * Connections for the index sync, the in-memory list orders, the change feed's
+   * watch and webhook deliveries, apart from requests'.
+   */
+  public static final int BACKGROUND_CONNECTIONS = 5;
 
   private final Store store;
   private final Store.ReadPools pools;
