@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.formats.Conversion;
+import minutes.formats.FormatConverter;
 import minutes.formats.ImportOptions;
 import minutes.store.Emails;
 import minutes.store.Ids;
@@ -71,10 +71,10 @@ final class ImportCommand implements Callable<Integer> {
     Config config = Cli.config(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Conversion.Format converted = format.equals("ndjson") ? null : Conversion.Format.named(format)
+    FormatConverter.Format converted = format.equals("ndjson") ? null : FormatConverter.Format.named(format)
         .orElseThrow(() -> usage("--format must be ndjson, vtt, srt, fathom or fireflies, not '" + format + "'"));
     ImportOptions options = converted == null ? noOptions() : options(converted);
-    List<Conversion.Source> sources = new ArrayList<>();
+    List<FormatConverter.Source> sources = new ArrayList<>();
     List<Path> temporary = new ArrayList<>();
     Path stdin = null;
     try {
@@ -88,35 +88,35 @@ final class ImportCommand implements Callable<Integer> {
               Files.copy(in, stdin, StandardCopyOption.REPLACE_EXISTING);
             }
           }
-          sources.add(new Conversion.Source("stdin", stdin));
+          sources.add(new FormatConverter.Source("stdin", stdin));
         } else {
           Path p = Path.of(f);
           if (!Files.isRegularFile(p)) throw new Cli.UserError("no such file: " + f);
-          sources.add(new Conversion.Source(f, p));
+          sources.add(new FormatConverter.Source(f, p));
         }
       }
-      if (converted == null) return run(config, sources.stream().map(Conversion.Source::path).toList(), out, err);
+      if (converted == null) return run(config, sources.stream().map(FormatConverter.Source::path).toList(), out, err);
       long started = System.nanoTime();
-      Conversion conversion = new Conversion(converted, options, strict);
+      FormatConverter converter = new FormatConverter(converted, options, strict);
       Path lines = Files.createTempFile("minutes-import-", ".ndjson");
       temporary.add(lines);
       try (OutputStream w = new BufferedOutputStream(Files.newOutputStream(lines), 1 << 16)) {
-        conversion.run(sources, w);
+        converter.run(sources, w);
       }
-      listLines(err, conversion.skipLines(), conversion.skipLineCount(), "lines about skipped blocks");
-      if (conversion.faults() > 0) {
-        listLines(err, conversion.errors(), conversion.faults(), "faults");
-        err.println("import refused: " + conversion.faults() + " fault(s) in the " + format + " files; nothing was imported");
+      listLines(err, converter.skipLines(), converter.skipLineCount(), "lines about skipped blocks");
+      if (converter.faults() > 0) {
+        listLines(err, converter.errors(), converter.faults(), "faults");
+        err.println("import refused: " + converter.faults() + " fault(s) in the " + format + " files; nothing was imported");
         return 1;
       }
-      return run(config, List.of(lines), conversion, started, out, err);
+      return run(config, List.of(lines), converter, started, out, err);
     } finally {
       for (Path t : temporary) Files.deleteIfExists(t);
     }
   }
 
   /** The options of a converted format, checked; an unusable one is a usage error naming it. */
-  private ImportOptions options(Conversion.Format f) {
+  private ImportOptions options(FormatConverter.Format f) {
     if (workspace == null) throw usage("--workspace is required with --format " + format);
     if (strict && !f.isCueFile()) throw usage("--strict applies to --format vtt and srt only");
     if (!f.isCueFile()) {
@@ -165,10 +165,10 @@ final class ImportCommand implements Callable<Integer> {
   }
 
   /**
-   * Imports NDJSON files; {@code conversion}: the conversion that wrote them (its sources are
+   * Imports NDJSON files; {@code converter}: the converter that wrote them (its sources are
    * named in faults and the summary), or null. {@code started}: when the work began, for the rate.
    */
-  private static int run(Config config, List<Path> paths, Conversion conversion, long started, PrintWriter out,
+  private static int run(Config config, List<Path> paths, FormatConverter converter, long started, PrintWriter out,
       PrintWriter err) throws Exception {
     ProgressLine bar = new ProgressLine(err);
     Importer importer = new Importer(Store.of(config), Duration.ofDays(config.changesRetentionDays()), (phase, lines, read, total) ->
@@ -179,13 +179,13 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      listLines(err, refused.errors().stream().map(e -> conversion == null ? e.toString() : conversion.origin(e.line())
+      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : converter.origin(e.line())
           + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines(), "faults");
       err.println("import refused: " + refused.getMessage());
       return 1;
     }
     bar.done();
-    if (conversion == null) {
+    if (converter == null) {
       out.printf("imported %,d lines: %,d workspaces, %,d users, %,d companies, %,d meetings, %,d tasks, %,d deletes "
               + "(%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
           s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.deletes(), s.bytes() / 1e6,
@@ -193,11 +193,11 @@ final class ImportCommand implements Callable<Integer> {
     } else {
       double seconds = (System.nanoTime() - started) / 1e9;
       out.printf("imported %,d meetings with %,d tasks from %,d files%s%s (%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
-          s.meetings(), s.tasks(), conversion.files(),
-          conversion.withoutTranscript() == 0 ? "" : String.format(", %,d of them without a transcript", conversion.withoutTranscript()),
-          conversion.skipped() == 0 ? "" : String.format(", %,d blocks skipped", conversion.skipped()),
-          conversion.bytes() / 1e6, seconds,
-          s.meetings() / Math.max(seconds, 1e-9), conversion.bytes() / 1e6 / Math.max(seconds, 1e-9));
+          s.meetings(), s.tasks(), converter.files(),
+          converter.withoutTranscript() == 0 ? "" : String.format(", %,d of them without a transcript", converter.withoutTranscript()),
+          converter.skipped() == 0 ? "" : String.format(", %,d blocks skipped", converter.skipped()),
+          converter.bytes() / 1e6, seconds,
+          s.meetings() / Math.max(seconds, 1e-9), converter.bytes() / 1e6 / Math.max(seconds, 1e-9));
     }
     if (s.erasure().complete() && !s.erasure().done().isEmpty()) {
       out.printf("erased what the deletes removed: %s (%.1f s)%n", s.erasure().done(), s.erasure().seconds());

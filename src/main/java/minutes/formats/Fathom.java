@@ -39,7 +39,7 @@ final class Fathom {
     if (created == null) created = o.now();
     String id = NameBasedIds.of(o.workspace(), "fathom", key);
     List<Segment> transcript = transcript(m);
-    return Meetings.line(o, id, title, starts, m.dateTime("recording_end_time"), null, created,
+    return ConvertedMeetings.line(o, id, title, starts, m.dateTime("recording_end_time"), null, created,
         invitees(m, transcript), protocols(m, id, created), transcript);
   }
 
@@ -54,7 +54,7 @@ final class Fathom {
       long start = Timestamps.parse(timestamp + ".000", false);
       if (start < 0) throw s.error("timestamp", "expected the time said as HH:MM:SS, found " + FormatError.quote(timestamp));
       if (!s.node().path("text").isTextual()) throw s.error("text", "expected the text said, a string");
-      said.add(new Segment(name == null ? Meetings.UNKNOWN_SPEAKER : name.strip(), email, start, null,
+      said.add(new Segment(name == null ? ConvertedMeetings.UNKNOWN_SPEAKER : name.strip(), email, start, null,
           s.node().get("text").asText()));
     }
     said.sort(Comparator.comparingLong(Segment::startMs));
@@ -67,7 +67,7 @@ final class Fathom {
 
   /**
    * {@code calendar_invitees} as participants of source calendar; an invitee attended when Fathom
-   * matched them to a speaker, or when {@link Meetings#line} finds them among the speakers.
+   * matched them to a speaker, or when {@link ConvertedMeetings#line} finds them among the speakers.
    */
   private static List<Participant> invitees(JsonObject m, List<Segment> transcript) {
     List<Participant> out = new ArrayList<>();
@@ -93,6 +93,6 @@ final class Fathom {
     }
     if (markdown == null && tasks.isEmpty()) return List.of();
     return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), markdown == null ? "" : markdown,
-        Meetings.time(created), tasks));
+        ConvertedMeetings.time(created), tasks));
   }
 }

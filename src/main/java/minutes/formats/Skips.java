@@ -7,7 +7,7 @@ import java.util.List;
  * What the cue file readers do with a block they cannot read as written (decisions.md
  * "Transcript files as written"): by default the block is skipped, or a cue's end before its
  * start is set to its start, and a line {@code FILE:LINE: ...} says so; with {@code --strict}
- * the file is refused there instead. Lists the first {@link Conversion#MAX_REPORTED} lines and
+ * the file is refused there instead. Lists the first {@link FormatConverter#MAX_REPORTED} lines and
  * counts all. Not thread-safe; one per import.
  */
 final class Skips {
@@ -33,7 +33,7 @@ final class Skips {
   }
 
   private void list(String line) {
-    if (lines++ < Conversion.MAX_REPORTED) listed.add(line);
+    if (lines++ < FormatConverter.MAX_REPORTED) listed.add(line);
   }
 
   /** The lines kept (the first few). */

@@ -48,12 +48,12 @@ final class TranscriptFiles {
           speaker = text.substring(0, end).strip();
           text = text.substring(end + 1).strip();
         }
-        segments.add(new Segment(speaker == null ? Meetings.UNKNOWN_SPEAKER : speaker, null, c.startMs(), c.endMs(), text));
+        segments.add(new Segment(speaker == null ? ConvertedMeetings.UNKNOWN_SPEAKER : speaker, null, c.startMs(), c.endMs(), text));
       }
     }
     String id = o.id() != null ? o.id() : NameBasedIds.of(bytes, o.workspace());
     Instant ends = o.startsAt() == null ? null : o.startsAt().plusMillis(lastEnd);
-    return Meetings.line(o, id, o.title() != null ? o.title() : name, o.startsAt(), ends, null, o.now(), List.of(),
+    return ConvertedMeetings.line(o, id, o.title() != null ? o.title() : name, o.startsAt(), ends, null, o.now(), List.of(),
         List.of(), segments);
   }
 

@@ -23,7 +23,7 @@ import java.util.Optional;
  * cue file that cannot be read is skipped and reported unless strict ({@link Skips}). Memory holds
  * one transcript file, or one JSON object, at a time. Not thread-safe; one per import.
  */
-public final class Conversion {
+public final class FormatConverter {
   /** Faults beyond this are counted, not listed. */
   static final int MAX_REPORTED = 100;
 
@@ -58,7 +58,7 @@ public final class Conversion {
   private long faults, bytes, files, withoutTranscript;
 
   /** {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
-  public Conversion(Format format, ImportOptions options, boolean strict) {
+  public FormatConverter(Format format, ImportOptions options, boolean strict) {
     this.format = format;
     this.options = options;
     this.skips = new Skips(strict);

@@ -11,11 +11,11 @@ import minutes.formats.MeetingLine.Segment;
 import minutes.store.Times;
 
 /** What every converter's meeting has in common (decisions.md "Transcripts in and out"). Stateless. */
-final class Meetings {
+final class ConvertedMeetings {
   /** The speaker of a segment whose source names nobody; never a participant. */
   static final String UNKNOWN_SPEAKER = "Unknown speaker";
 
-  private Meetings() {}
+  private ConvertedMeetings() {}
 
   /**
    * A ready meeting of the options' workspace, platform ({@code upload} unless given) and
