@@ -89,7 +89,8 @@ public final class ChangesApi {
 
   /**
    * Up to {@code limit} changes after number {@code after} that {@code principal}'s audience may
-   * learn of, in {@code state}'s snapshot (the stream's pages, a webhook's deliveries); 410 for a cursor older than the history kept or newer
+   * learn of, in {@code state}'s snapshot (the stream's pages, a webhook's deliveries); 410 for a
+   * cursor older than the history kept or newer
    * than the database's.
    */
   public static Rows after(Connection c, ChangeHistory.State state, Principal principal, long after, int limit) throws SQLException {

@@ -124,14 +124,16 @@ public final class Metrics {
   /** Adds webhook deliveries by outcome, whether this server delivers, and how far behind the furthest webhook is. */
   public void watchWebhooks(minutes.webhooks.Deliverer d) {
     FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::delivered).tag("outcome", "delivered")
-        .description("Webhook deliveries by outcome: delivered (2xx), failed (tried again later), disabled (410, retries spent, key revoked)")
+        .description("Webhook deliveries by outcome: delivered (2xx), failed (tried again later),"
+            + " disabled (410, retries spent, key revoked)")
         .register(registry);
     FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::failed).tag("outcome", "failed")
         .register(registry);
     FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::disabled).tag("outcome", "disabled")
         .register(registry);
     Gauge.builder("minutes.webhook.oldest.undelivered", d, minutes.webhooks.Deliverer::oldestUndeliveredSeconds)
-        .baseUnit("seconds").description("Age of the oldest change a webhook has yet to receive (0: all delivered; on the delivering server)")
+        .baseUnit("seconds")
+        .description("Age of the oldest change a webhook has yet to receive (0: all delivered; on the delivering server)")
         .register(registry);
     Gauge.builder("minutes.webhook.delivering", d, minutes.webhooks.Deliverer::leader)
         .description("1 on the server that delivers webhooks now (it holds the lease), 0 elsewhere").register(registry);
