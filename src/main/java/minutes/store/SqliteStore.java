@@ -105,7 +105,14 @@ final class SqliteStore extends Store {
    */
   @Override
   ReadPools readPools(int size, Duration statementTimeout) {
-    SQLiteDataSource requests = statementTimeout.isZero() ? dataSource(true) : new SQLiteDataSource(config(true)) {
+    SQLiteDataSource requests = statementTimeout.isZero() ? dataSource(true) : limited(statementTimeout);
+    return new ReadPools(new HikariDataSource(readPool(requests, "request", size)),
+        new HikariDataSource(readPool(dataSource(true), "background", Db.BACKGROUND_CONNECTIONS)));
+  }
+
+  /** Read-only connections, each given the statement time limit once, as the pool opens it. */
+  private SQLiteDataSource limited(Duration statementTimeout) {
+    SQLiteDataSource ds = new SQLiteDataSource(config(true)) {
       @Override
       public SQLiteConnection getConnection(String user, String password) throws SQLException {
         SQLiteConnection c = super.getConnection(user, password);
@@ -113,9 +120,8 @@ final class SqliteStore extends Store {
         return c;
       }
     };
-    requests.setUrl(url());
-    return new ReadPools(new HikariDataSource(readPool(requests, "request", size)),
-        new HikariDataSource(readPool(dataSource(true), "background", Db.BACKGROUND_CONNECTIONS)));
+    ds.setUrl(url());
+    return ds;
   }
 
   private SQLiteDataSource dataSource(boolean readOnly) {
