@@ -50,16 +50,23 @@ public final class MeetingQueries {
    * the minutes' score plus the rest of the transcript's, each the weighted mean over every clause
    * it holds. With {@link Match#ALL} the content counts where the minutes or the transcript hold
    * every clause; with {@link Match#MOST} where either holds any. {@code fields}: {@link #fields}.
+   * <p>Under ALL the content is the better of two sums that are equal wherever both match: the
+   * minutes holding every clause plus whatever the transcript holds, and the other way round. Each
+   * sum is led by its field's conjunction, so the optional clauses of the other field are read
+   * only for meetings that match; one sum under a filter of both conjunctions read every clause of
+   * both fields for every candidate and cost 1.35x the server CPU of a search (docs/BENCHMARKS.md).
    */
   static Query rank(SearchQuery q, Match match, Query[] fields) {
-    Query content = new BooleanQuery.Builder()
-        .add(minutesShare(q), Occur.SHOULD).add(transcriptShare(q), Occur.SHOULD).build();
-    if (match == Match.ALL) {
-      Query anyFieldHoldsAll = new BooleanQuery.Builder()
-          .add(fields[1], Occur.SHOULD).add(fields[2], Occur.SHOULD).build();
-      content = new BooleanQuery.Builder().add(content, Occur.MUST).add(anyFieldHoldsAll, Occur.FILTER).build();
+    if (match == Match.MOST) {
+      Query content = new BooleanQuery.Builder()
+          .add(minutesShare(q), Occur.SHOULD).add(transcriptShare(q), Occur.SHOULD).build();
+      return new DisjunctionMaxQuery(List.of(fields[0], content), 0f);
     }
-    return new DisjunctionMaxQuery(List.of(fields[0], content), 0f);
+    Query minutesHoldAll = new BooleanQuery.Builder()
+        .add(new BoostQuery(fields[1], MINUTES_SHARE), Occur.MUST).add(transcriptShare(q), Occur.SHOULD).build();
+    Query transcriptHoldsAll = new BooleanQuery.Builder()
+        .add(new BoostQuery(fields[2], 1 - MINUTES_SHARE), Occur.MUST).add(minutesShare(q), Occur.SHOULD).build();
+    return new DisjunctionMaxQuery(List.of(fields[0], minutesHoldAll, transcriptHoldsAll), 0f);
   }
 
   /** The minutes' part of the content rank: their score for every clause they hold, times their share. */
