@@ -179,8 +179,8 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : converter.origin(e.line())
-          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines(), "faults");
+      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : e.in(converter.origin(e.line())))
+          .toList(), refused.badLines(), "faults");
       err.println("import refused: " + refused.getMessage());
       return 1;
     }

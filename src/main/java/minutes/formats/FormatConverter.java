@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import minutes.store.LineError;
 
 /**
  * Turns transcript files and notetakers' JSON into meeting lines of the import format, so that
@@ -102,7 +103,7 @@ public final class FormatConverter {
   }
 
   private static String where(JsonObject o) {
-    return o.file() + ":" + o.line() + (o.path().isEmpty() ? "" : ": " + o.path());
+    return LineError.place(o.file(), o.line(), o.path().isEmpty() ? null : o.path());
   }
 
   private void write(SequenceWriter lines, String origin, MeetingLine meeting) {

@@ -46,13 +46,6 @@ public final class Importer {
     Progress NONE = (phase, lines, read, total) -> {};
   }
 
-  public record LineError(String file, long line, String field, String message) {
-    @Override
-    public String toString() {
-      return file + ":" + line + ": " + (field == null ? "" : field + ": ") + message;
-    }
-  }
-
   /** The file was refused: nothing was written. */
   public static final class Refused extends RuntimeException {
     private final List<LineError> errors;

@@ -98,7 +98,7 @@ class ImportTest {
     Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
     assertEquals(1, refused.badLines());
     assertEquals(11, refused.errors().get(0).line());
-    assertEquals("starts_at", refused.errors().get(0).field());
+    assertEquals("starts_at", refused.errors().get(0).path());
     assertEquals(before, content());
   }
 
@@ -118,7 +118,7 @@ class ImportTest {
             + "\"startsAt\":\"2026-01-01T00:00:00Z\"}"));
     Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
     assertEquals(4, refused.badLines());
-    List<String> where = refused.errors().stream().map(e -> e.line() + ":" + e.field()).toList();
+    List<String> where = refused.errors().stream().map(e -> e.line() + ":" + e.path()).toList();
     assertTrue(where.contains("2:kind"), where.toString());
     assertTrue(where.contains("3:null"), where.toString());
     assertTrue(where.contains("5:workspace"), where.toString());
