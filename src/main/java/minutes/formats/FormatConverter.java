@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import minutes.store.LineError;
 
 /**
@@ -32,22 +30,6 @@ public final class FormatConverter {
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .registerModule(new BlackbirdModule());
 
-  /** The formats besides the import's own NDJSON. */
-  public enum Format {
-    VTT, SRT, FATHOM, FIREFLIES;
-
-    /** The format of a {@code --format} value, e.g. {@code vtt}. */
-    public static Optional<Format> named(String name) {
-      for (Format f : values()) if (f.name().toLowerCase(Locale.ROOT).equals(name)) return Optional.of(f);
-      return Optional.empty();
-    }
-
-    /** True for the formats where one file is one meeting's transcript. */
-    public boolean isCueFile() {
-      return this == VTT || this == SRT;
-    }
-  }
-
   /** A file to convert: what to call it in messages, and where it is. */
   public record Source(String name, Path path) {}
 
@@ -58,7 +40,7 @@ public final class FormatConverter {
   private final Skips skips;
   private long faults, bytes, files, withoutTranscript;
 
-  /** {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
+  /** {@code format}: any but NDJSON; {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
   public FormatConverter(Format format, ImportOptions options, boolean strict) {
     this.format = format;
     this.options = options;
@@ -76,7 +58,7 @@ public final class FormatConverter {
           if (format.isCueFile()) {
             byte[] file = Files.readAllBytes(s.path());
             String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
-            write(lines, s.name(), TranscriptFiles.meeting(CueFormat.valueOf(format.name()), s.name(), name, file, options,
+            write(lines, s.name(), TranscriptFiles.meeting(format, s.name(), name, file, options,
                 skips));
           } else {
             try (InputStream in = Files.newInputStream(s.path())) {

@@ -22,7 +22,7 @@ final class TranscriptFiles {
   private TranscriptFiles() {}
 
   /** {@code name}: the file's name without its extension, the title unless the options give one. */
-  static MeetingLine meeting(CueFormat format, String file, String name, byte[] bytes, ImportOptions o, Skips skips) {
+  static MeetingLine meeting(Format format, String file, String name, byte[] bytes, ImportOptions o, Skips skips) {
     String[] lines = lines(decode(file, bytes));
     List<RawCue> cues = format.cues.read(file, lines, skips);
     if (cues.isEmpty()) throw new FormatError(file, lines.length, null, "expected at least one cue, found none");
