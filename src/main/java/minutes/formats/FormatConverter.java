@@ -1,10 +1,5 @@
 package minutes.formats;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SequenceWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,10 +21,6 @@ public final class FormatConverter {
   /** Faults beyond this are counted, not listed. */
   static final int MAX_REPORTED = 100;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .registerModule(new BlackbirdModule());
-
   /** A file to convert: what to call it in messages, and where it is. */
   public record Source(String name, Path path) {}
 
@@ -49,30 +40,28 @@ public final class FormatConverter {
 
   /** Writes a meeting line per meeting of the sources to {@code out}, in UTF-8, one per line. */
   public void run(List<Source> sources, OutputStream out) throws IOException {
-    try (SequenceWriter lines = MAPPER.writer().withRootValueSeparator("\n")
-        .without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE).writeValues(out)) {
-      for (Source s : sources) {
-        bytes += Files.size(s.path());
-        files++;
-        try {
-          if (format.isCueFile()) {
-            byte[] file = Files.readAllBytes(s.path());
-            String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
-            write(lines, s.name(), TranscriptFiles.meeting(format, s.name(), name, file, options,
-                skips));
-          } else {
-            try (InputStream in = Files.newInputStream(s.path())) {
-              JsonSource.forEach(s.name(), in, o -> object(lines, o));
-            }
+    ImportWriter lines = new ImportWriter(out);
+    for (Source s : sources) {
+      bytes += Files.size(s.path());
+      files++;
+      try {
+        if (format.isCueFile()) {
+          byte[] file = Files.readAllBytes(s.path());
+          String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
+          write(lines, s.name(), TranscriptFiles.meeting(format, s.name(), name, file, options, skips));
+        } else {
+          try (InputStream in = Files.newInputStream(s.path())) {
+            JsonSource.forEach(s.name(), in, o -> object(lines, o));
           }
-        } catch (FormatError e) {
-          fault(e);
         }
+      } catch (FormatError e) {
+        fault(e);
       }
     }
+    lines.flush();
   }
 
-  private void object(SequenceWriter lines, JsonObject o) {
+  private void object(ImportWriter lines, JsonObject o) {
     try {
       if (format == Format.FATHOM) {
         for (JsonObject m : Fathom.meetings(o)) write(lines, where(m), Fathom.meeting(m, options));
@@ -88,7 +77,7 @@ public final class FormatConverter {
     return LineError.place(o.file(), o.line(), o.path().isEmpty() ? null : o.path());
   }
 
-  private void write(SequenceWriter lines, String origin, MeetingLine meeting) {
+  private void write(ImportWriter lines, String origin, ImportWriter.Meeting meeting) {
     try {
       lines.write(meeting);
     } catch (IOException e) {

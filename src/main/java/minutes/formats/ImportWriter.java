@@ -1,8 +1,9 @@
-package minutes.generate;
+package minutes.formats;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -10,8 +11,10 @@ import java.util.List;
 import minutes.store.Times;
 
 /**
- * Writes the lines of the import format (decisions.md, "Import format") one record at a time,
- * so that generators can stream any number of meetings. Counts what it wrote.
+ * The lines of the import format (decisions.md, "Import format") as records, and their writer:
+ * one record at a time, so that the generators and the format converters stream any number of
+ * meetings. Nulls are written (the import reads them as absent). Counts what it wrote. Not
+ * thread-safe.
  */
 public final class ImportWriter {
 
@@ -71,8 +74,17 @@ public final class ImportWriter {
   private long tasks;
 
   public ImportWriter(Writer out) throws IOException {
-    json = FACTORY.createGenerator(out);
-    // The caller owns the writer (it may be stdout).
+    this(FACTORY.createGenerator(out));
+  }
+
+  /** Writes UTF-8 to {@code out}. */
+  public ImportWriter(OutputStream out) throws IOException {
+    this(FACTORY.createGenerator(out));
+  }
+
+  private ImportWriter(JsonGenerator json) {
+    this.json = json;
+    // The caller owns the output (it may be stdout).
     json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     json.setRootValueSeparator(null);
   }
