@@ -1,6 +1,6 @@
 package minutes.formats;
 
-import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,6 +8,7 @@ import java.io.Writer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import minutes.json.Jackson;
 import minutes.store.Times;
 
 /**
@@ -67,19 +68,17 @@ public final class ImportWriter {
   /** What a run wrote: meetings and action items (over all protocols). */
   public record Counts(long meetings, long tasks) {}
 
-  private static final JsonFactory FACTORY = new JsonFactory();
-
   private final JsonGenerator json;
   private long meetings;
   private long tasks;
 
   public ImportWriter(Writer out) throws IOException {
-    this(FACTORY.createGenerator(out));
+    this(Jackson.MAPPER.createGenerator(out));
   }
 
   /** Writes UTF-8 to {@code out}. */
   public ImportWriter(OutputStream out) throws IOException {
-    this(FACTORY.createGenerator(out));
+    this(Jackson.MAPPER.createGenerator(out, JsonEncoding.UTF8));
   }
 
   private ImportWriter(JsonGenerator json) {
