@@ -54,7 +54,7 @@ public final class MeetingQueries {
    * minutes holding every clause plus whatever the transcript holds, and the other way round. Each
    * sum is led by its field's conjunction, so the optional clauses of the other field are read
    * only for meetings that match; one sum under a filter of both conjunctions read every clause of
-   * both fields for every candidate and cost 1.35x the server CPU of a search (docs/BENCHMARKS.md).
+   * both fields for every candidate (docs/BENCHMARKS.md has the cost).
    */
   static Query rank(SearchQuery q, Match match, Query[] fields) {
     if (match == Match.MOST) {
