@@ -31,7 +31,10 @@ public final class FormatConverter {
   private final Skips skips;
   private long faults, bytes, files, withoutTranscript;
 
-  /** {@code format}: any but NDJSON; {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
+  /**
+   * {@code format}: any but NDJSON; {@code strict}: a cue file block that is not read as written
+   * refuses the file rather than being skipped.
+   */
   public FormatConverter(Format format, ImportOptions options, boolean strict) {
     this.format = format;
     this.options = options;
