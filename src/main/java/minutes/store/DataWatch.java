@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -34,6 +36,7 @@ public final class DataWatch implements AutoCloseable {
   /** How old the last read may be for the view to be trusted: the longest a stalled listener is believed. */
   public static final long TRUST_MILLIS = 1_000;
   private static final long RETRY_MILLIS = 1_000;
+  private static final long FIRST_WAIT_MILLIS = 2_000;
   private static final String ANNOUNCED = """
       SELECT count(*) FROM pg_trigger
       WHERE tgname IN ('api_key_announced', 'workspace_domain_announced', 'change_state_announced')""";
@@ -56,16 +59,26 @@ public final class DataWatch implements AutoCloseable {
   private final Thread thread;
   private volatile Heard heard;
   private volatile boolean closed;
+  private final CountDownLatch first = new CountDownLatch(1);
 
   private DataWatch(Connector connector) {
     this.connector = connector;
     this.thread = connector == null ? null : Thread.ofPlatform().name("data-watch").daemon().unstarted(this::loop);
   }
 
-  /** A started watch listening through connections from {@code connector} (PostgreSQL). */
+  /**
+   * A started watch listening through connections from {@code connector} (PostgreSQL), once it
+   * has heard the database or {@link #FIRST_WAIT_MILLIS} have passed, so that a server's first
+   * searches already take the view.
+   */
   static DataWatch listening(Connector connector) {
     DataWatch watch = new DataWatch(connector);
     watch.thread.start();
+    try {
+      watch.first.await(FIRST_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     return watch;
   }
 
@@ -94,6 +107,7 @@ public final class DataWatch implements AutoCloseable {
           long readAt = System.nanoTime();
           long version = Db.dataVersion(c);
           heard = new Heard(new View(version, epoch), readAt);
+          first.countDown();
           PGNotification[] notices = pg.getNotifications((int) POLL_MILLIS);
           if (notices != null && notices.length > 0) {
             epoch++;
