@@ -91,11 +91,13 @@ public final class DataWatch implements AutoCloseable {
 
   private void loop() {
     long epoch = 0;
+    boolean failing = false;
     while (!closed) {
       try (Connection c = connector.connect(); Statement st = c.createStatement()) {
         c.setAutoCommit(true);
         st.execute("LISTEN " + CHANNEL);
         if (new Sql(ANNOUNCED).count(c) < 3) {
+          first.countDown(); // nothing to wait for
           log.info("until migration V8 is applied (./run.sh migrate), each search asks the database for its key");
           do {
             Thread.sleep(RETRY_MILLIS);
@@ -108,6 +110,8 @@ public final class DataWatch implements AutoCloseable {
           long version = Db.dataVersion(c);
           heard = new Heard(new View(version, epoch), readAt);
           first.countDown();
+          if (failing) log.info("data watch: listening again");
+          failing = false;
           PGNotification[] notices = pg.getNotifications((int) POLL_MILLIS);
           if (notices != null && notices.length > 0) {
             epoch++;
@@ -118,8 +122,10 @@ public final class DataWatch implements AutoCloseable {
         return;
       } catch (Exception e) {
         heard = null;
+        first.countDown();
         if (closed) return;
-        log.warn("data watch: {}; each search asks the database until it listens again", e.toString());
+        if (!failing) log.warn("data watch: {}; each search asks the database until it listens again", e.toString());
+        failing = true;
         try {
           Thread.sleep(RETRY_MILLIS);
         } catch (InterruptedException stopping) {
