@@ -34,6 +34,7 @@ public class NodesBench {
   static final class Tally {
     final List<long[]> nanos = new ArrayList<>();
     long searches, cpuTicks, dbTicks;
+    final AtomicInteger shed = new AtomicInteger();
   }
 
   /** PostgreSQL's postmaster (env DB_PID), whose backends' CPU mode eight counts per node; 0 for none. */
@@ -53,7 +54,7 @@ public class NodesBench {
     for (int n = 0; n < tally.length; n++) tally[n] = new Tally();
     if (mode.equals("one")) one(nodes, paths, rounds, tally);
     else eight(nodes, paths, rounds, seconds, tally);
-    System.out.printf("| node (%s) | p50 ms | p99 ms | searches | CPU ms per search | PostgreSQL CPU ms per search | p50 · p99 · CPU ratio to %s |%n",
+    System.out.printf("| node (%s) | p50 ms | p99 ms | searches (shed) | CPU ms per search | PostgreSQL CPU ms per search | p50 · p99 · CPU ratio to %s |%n",
         mode.equals("one") ? "1 client, interleaved query by query" : "8 clients, " + seconds + " s a turn",
         nodes.getFirst().name());
     System.out.println("|---|---|---|---|---|---|---|");
@@ -63,8 +64,8 @@ public class NodesBench {
       double[] f = {pct(all, 50), pct(all, 99), tally[n].cpuTicks * 10.0 / tally[n].searches};
       if (first == null) first = f;
       String db = mode.equals("one") || DB_PID == 0 ? "-" : String.format("%.3f", tally[n].dbTicks * 10.0 / tally[n].searches);
-      System.out.printf("| %s | %.2f | %.2f | %d | %.3f | %s | %.2fx · %.2fx · %.2fx |%n", nodes.get(n).name(), f[0], f[1],
-          tally[n].searches, f[2], db, f[0] / first[0], f[1] / first[1], f[2] / first[2]);
+      System.out.printf("| %s | %.2f | %.2f | %d (%d) | %.3f | %s | %.2fx · %.2fx · %.2fx |%n", nodes.get(n).name(), f[0], f[1],
+          tally[n].searches, tally[n].shed.get(), f[2], db, f[0] / first[0], f[1] / first[1], f[2] / first[2]);
     }
   }
 
@@ -80,8 +81,9 @@ public class NodesBench {
         for (int k = 0; k < nodes.size(); k++) {
           int n = (k + r + q) % nodes.size();
           long t = System.nanoTime();
-          clients.get(n).get(paths.get(q));
-          tally[n].nanos.getFirst()[r * paths.size() + q] = System.nanoTime() - t;
+          boolean answered = clients.get(n).get(paths.get(q));
+          if (answered) tally[n].nanos.getFirst()[r * paths.size() + q] = System.nanoTime() - t;
+          else tally[n].shed.incrementAndGet();
         }
       }
       // Each node's process time over the round: the others were idle but for their background threads.
@@ -96,7 +98,7 @@ public class NodesBench {
   static void eight(List<Node> nodes, List<String> paths, int rounds, int seconds, Tally[] tally) throws Exception {
     for (int r = 0; r < rounds + 1; r++) { // round 0 warms up and is not counted
       for (int k = 0; k < nodes.size(); k++) {
-        int n = (k + r) % nodes.size();
+        int n = (k + r) % nodes.size(), round = r;
         Node node = nodes.get(n);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger next = new AtomicInteger();
@@ -112,8 +114,8 @@ public class NodesBench {
               while (!stop.get()) {
                 String p = paths.get(Math.floorMod(next.getAndIncrement(), paths.size()));
                 long t = System.nanoTime();
-                cl.get(p);
-                mine[i++] = System.nanoTime() - t;
+                if (cl.get(p)) mine[i++] = System.nanoTime() - t;
+                else if (round > 0) tally[n].shed.incrementAndGet();
               }
             } catch (IOException e) {
               throw new IllegalStateException(node.name() + ": " + e, e);
@@ -175,7 +177,8 @@ public class NodesBench {
       in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
     }
 
-    void get(String path) throws IOException {
+    /** False for a 503 that load shedding sent (the node was busy): not a search, not timed. */
+    boolean get(String path) throws IOException {
       out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + node.key() + "\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -186,7 +189,9 @@ public class NodesBench {
       }
       if (length < 0) throw new IOException(node.name() + ": no Content-Length");
       byte[] body = in.readNBytes(length);
+      if (status.contains(" 503 ") && new String(body, StandardCharsets.UTF_8).contains("the server is busy")) return false;
       if (!status.contains(" 200 ")) throw new IOException(node.name() + " answered " + status + ": " + new String(body));
+      return true;
     }
 
     private String line() throws IOException {
