@@ -72,7 +72,22 @@ public class NodesBench {
   static void one(List<Node> nodes, List<String> paths, int rounds, Tally[] tally) throws Exception {
     List<Client> clients = new ArrayList<>();
     for (Node n : nodes) clients.add(new Client(n));
-    for (String p : paths) for (Client c : clients) c.get(p); // warm each path once
+    // Each path once on every node, and the answers compared: a node's must be byte for byte
+    // those of the first node on the same store (the name before the first '-').
+    int[] differ = new int[nodes.size()];
+    for (String p : paths) {
+      String[] bodies = new String[nodes.size()];
+      for (int n = 0; n < nodes.size(); n++) bodies[n] = clients.get(n).get(p);
+      for (int n = 0; n < nodes.size(); n++) {
+        int same = sameStore(nodes, n);
+        if (bodies[n] != null && bodies[same] != null && !bodies[n].equals(bodies[same])) differ[n]++;
+      }
+    }
+    for (int n = 0; n < nodes.size(); n++) {
+      int same = sameStore(nodes, n);
+      if (same != n) System.out.printf("answers of %s against %s: %d of %d differ%n", nodes.get(n).name(),
+          nodes.get(same).name(), differ[n], paths.size());
+    }
     for (int n = 0; n < nodes.size(); n++) tally[n].nanos.add(new long[paths.size() * rounds]);
     long[] cpu = new long[nodes.size()];
     for (int r = 0; r < rounds; r++) {
@@ -81,7 +96,7 @@ public class NodesBench {
         for (int k = 0; k < nodes.size(); k++) {
           int n = (k + r + q) % nodes.size();
           long t = System.nanoTime();
-          boolean answered = clients.get(n).get(paths.get(q));
+          boolean answered = clients.get(n).get(paths.get(q)) != null;
           if (answered) tally[n].nanos.getFirst()[r * paths.size() + q] = System.nanoTime() - t;
           else tally[n].shed.incrementAndGet();
         }
@@ -93,6 +108,12 @@ public class NodesBench {
       }
     }
     for (Client c : clients) c.close();
+  }
+
+  /** The first node whose name starts with the same store as node n's. */
+  static int sameStore(List<Node> nodes, int n) {
+    String store = nodes.get(n).name().split("-")[0];
+    for (int i = 0; ; i++) if (nodes.get(i).name().split("-")[0].equals(store)) return i;
   }
 
   static void eight(List<Node> nodes, List<String> paths, int rounds, int seconds, Tally[] tally) throws Exception {
@@ -114,7 +135,7 @@ public class NodesBench {
               while (!stop.get()) {
                 String p = paths.get(Math.floorMod(next.getAndIncrement(), paths.size()));
                 long t = System.nanoTime();
-                if (cl.get(p)) mine[i++] = System.nanoTime() - t;
+                if (cl.get(p) != null) mine[i++] = System.nanoTime() - t;
                 else if (round > 0) tally[n].shed.incrementAndGet();
               }
             } catch (IOException e) {
@@ -177,8 +198,8 @@ public class NodesBench {
       in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
     }
 
-    /** False for a 503 that load shedding sent (the node was busy): not a search, not timed. */
-    boolean get(String path) throws IOException {
+    /** The body; null for a 503 that load shedding sent (the node was busy): not a search, not timed. */
+    String get(String path) throws IOException {
       out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + node.key() + "\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -189,9 +210,10 @@ public class NodesBench {
       }
       if (length < 0) throw new IOException(node.name() + ": no Content-Length");
       byte[] body = in.readNBytes(length);
-      if (status.contains(" 503 ") && new String(body, StandardCharsets.UTF_8).contains("the server is busy")) return false;
-      if (!status.contains(" 200 ")) throw new IOException(node.name() + " answered " + status + ": " + new String(body));
-      return true;
+      String text = new String(body, StandardCharsets.UTF_8);
+      if (status.contains(" 503 ") && text.contains("the server is busy")) return null;
+      if (!status.contains(" 200 ")) throw new IOException(node.name() + " answered " + status + ": " + text);
+      return text;
     }
 
     private String line() throws IOException {
