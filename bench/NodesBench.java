@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code eight}: 8 clients on sockets of their own against one node for SECONDS, cycling
  *   through the queries, then the next node; ROUNDS times, the order turning each round.
  * </ul>
- * Prints per node p50 and p99 (ms, from the first byte sent to the last read), searches, and the
+ * Prints per node p5 (the floor a round trip adds to), p50 and p99 (ms, from the first byte sent to the last read), searches, and the
  * node's CPU per search (user + system of the whole process over the node's own time, from
  * /proc/PID/stat; clock ticks of 10 ms), each with its ratio to the first node.
  */
@@ -54,17 +54,17 @@ public class NodesBench {
     for (int n = 0; n < tally.length; n++) tally[n] = new Tally();
     if (mode.equals("one")) one(nodes, paths, rounds, tally);
     else eight(nodes, paths, rounds, seconds, tally);
-    System.out.printf("| node (%s) | p50 ms | p99 ms | searches (shed) | CPU ms per search | PostgreSQL CPU ms per search | p50 · p99 · CPU ratio to %s |%n",
+    System.out.printf("| node (%s) | p5 ms | p50 ms | p99 ms | searches (shed) | CPU ms per search | PostgreSQL CPU ms per search | p50 · p99 · CPU ratio to %s |%n",
         mode.equals("one") ? "1 client, interleaved query by query" : "8 clients, " + seconds + " s a turn",
         nodes.getFirst().name());
-    System.out.println("|---|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|---|");
     double[] first = null;
     for (int n = 0; n < nodes.size(); n++) {
       long[] all = tally[n].nanos.stream().flatMapToLong(Arrays::stream).filter(v -> v > 0).sorted().toArray();
-      double[] f = {pct(all, 50), pct(all, 99), tally[n].cpuTicks * 10.0 / tally[n].searches};
+      double[] f = {pct(all, 50), pct(all, 99), tally[n].cpuTicks * 10.0 / tally[n].searches, pct(all, 5)};
       if (first == null) first = f;
       String db = mode.equals("one") || DB_PID == 0 ? "-" : String.format("%.3f", tally[n].dbTicks * 10.0 / tally[n].searches);
-      System.out.printf("| %s | %.2f | %.2f | %d (%d) | %.3f | %s | %.2fx · %.2fx · %.2fx |%n", nodes.get(n).name(), f[0], f[1],
+      System.out.printf("| %s | %.2f | %.2f | %.2f | %d (%d) | %.3f | %s | %.2fx · %.2fx · %.2fx |%n", nodes.get(n).name(), f[3], f[0], f[1],
           tally[n].searches, tally[n].shed.get(), f[2], db, f[0] / first[0], f[1] / first[1], f[2] / first[2]);
     }
   }
