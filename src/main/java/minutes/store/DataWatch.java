@@ -41,9 +41,10 @@ public final class DataWatch implements AutoCloseable {
       SELECT count(*) FROM pg_trigger
       WHERE tgname IN ('api_key_announced', 'workspace_domain_announced', 'change_state_announced')""";
 
-  /** The view: the data version as of {@code readAt} (System.nanoTime) and the keys' epoch. */
+  /** The view: the newest data version heard and the keys' epoch. */
   public record View(long dataVersion, long keysEpoch) {}
 
+  /** A view with the moment (System.nanoTime) the read it rests on started. */
   private record Heard(View view, long readAt) {}
 
   /** A watch that never knows: every request asks the database. */
@@ -137,9 +138,9 @@ public final class DataWatch implements AutoCloseable {
 
   @Override
   public void close() {
+    if (thread == null) return; // NONE, shared: nothing runs
     closed = true;
     heard = null;
-    if (thread == null) return;
     try {
       thread.join(POLL_MILLIS * 20);
     } catch (InterruptedException e) {
