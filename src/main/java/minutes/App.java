@@ -37,6 +37,7 @@ import minutes.meetings.MeetingsApi;
 import minutes.search.SearchApi;
 import minutes.search.index.SearchIndex;
 import minutes.search.query.SplitSearch;
+import minutes.store.DataWatch;
 import minutes.store.Db;
 import minutes.store.Store;
 import minutes.store.Totals;
@@ -61,6 +62,7 @@ public final class App implements AutoCloseable {
 
   private final Config config;
   private Db db;
+  private DataWatch watch;
   private TaskOrder taskOrder;
   private MeetingOrder meetingOrder;
   private SearchIndex search;
@@ -97,7 +99,8 @@ public final class App implements AutoCloseable {
     feedWatch = new FeedWatch(db).start();
     stream = new ChangeStream(db, feedWatch);
     Set<String> feedTables = Set.of("change_log", "change_feed", "change_state");
-    Routes routes = new Routes(db, config.cacheControl(), config.limits().rateLimitPerMinute())
+    watch = db.store().watch();
+    Routes routes = new Routes(db, config.cacheControl(), config.limits().rateLimitPerMinute(), watch)
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, meetings::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
@@ -242,6 +245,7 @@ public final class App implements AutoCloseable {
     if (meetingOrder != null) meetingOrder.close();
     if (search != null) search.close();
     if (split != null) split.close();
+    if (watch != null) watch.close();
     if (db != null) db.close();
     if (server != null) log.info("minutes stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
   }

@@ -6,6 +6,8 @@ import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,8 +15,10 @@ import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.keys.ApiKeys;
+import minutes.keys.KnownKeys;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
+import minutes.store.DataWatch;
 import minutes.store.Dialect;
 
 /**
@@ -66,12 +70,19 @@ final class Admission {
    */
   private final ConcurrentHashMap<String, AtomicLong> full = new ConcurrentHashMap<>();
 
+  private final DataWatch watch;
+  private final KnownKeys known = new KnownKeys();
+
   private volatile Set<String> tablesAndColumns = Set.of();
   private volatile long schemaReadAt = Long.MIN_VALUE;
 
-  /** {@code perMinute}: requests a minute per key, 0 turns the limit off; {@code clock}: nanoseconds. */
-  Admission(int perMinute, LongSupplier clock) {
+  /**
+   * {@code perMinute}: requests a minute per key, 0 turns the limit off; {@code clock}:
+   * nanoseconds; {@code watch}: what the node hears of key and data changes ({@link #callerAsHeard}).
+   */
+  Admission(int perMinute, LongSupplier clock, DataWatch watch) {
     this.perMinute = perMinute;
+    this.watch = watch;
     this.interval = perMinute == 0 ? 0 : WINDOW_NANOS / perMinute;
     this.clock = clock;
     this.policy = "\"" + POLICY + "\";q=" + perMinute + ";w=60";
@@ -84,18 +95,32 @@ final class Admission {
    * is ever dropped.
    */
   ApiKeys.Resolved callerWithDataVersion(HttpServerExchange ex, Connection c) throws SQLException {
-    return caller(ex, c, tablesAndColumns.contains("change_log"));
+    return admitted(ex, ApiKeys.resolve(c, secret(ex), tablesAndColumns.contains("change_log")));
+  }
+
+  /**
+   * The caller of a request whose statements need no snapshot in common (search), with the
+   * data version the node has heard of: while {@link DataWatch#now} is current, a key read in
+   * its epoch is not read again and the version costs no statement, so such a request makes
+   * no round trip to PostgreSQL at all. A revoked key stops working when the node hears of it
+   * (DataWatch: milliseconds after the commit, at most {@link DataWatch#TRUST_MILLIS}); otherwise as
+   * {@link #callerWithDataVersion}.
+   */
+  ApiKeys.Resolved callerAsHeard(HttpServerExchange ex, Connection c) throws SQLException {
+    Optional<DataWatch.View> view = watch.now();
+    if (view.isEmpty()) return callerWithDataVersion(ex, c);
+    Optional<Principal> principal = known.resolve(c, secret(ex), view.get().keysEpoch());
+    return admitted(ex, principal.map(p -> new ApiKeys.Resolved(p, OptionalLong.of(view.get().dataVersion()))));
   }
 
   /** The caller of a keyed request that reads nothing else on this connection (/mcp, /metrics). */
   Principal caller(HttpServerExchange ex, Connection c) throws SQLException {
-    return caller(ex, c, false).principal();
+    return admitted(ex, ApiKeys.resolve(c, secret(ex), false)).principal();
   }
 
   /** 401 for a missing, malformed, unknown or revoked key; then 429 when the key is over its rate limit. */
-  private ApiKeys.Resolved caller(HttpServerExchange ex, Connection c, boolean withDataVersion) throws SQLException {
-    ApiKeys.Resolved caller = ApiKeys.resolve(c, secret(ex), withDataVersion)
-        .orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
+  private ApiKeys.Resolved admitted(HttpServerExchange ex, Optional<ApiKeys.Resolved> resolved) {
+    ApiKeys.Resolved caller = resolved.orElseThrow(() -> ApiError.unauthorized("the key is not valid or has been revoked"));
     ex.putAttachment(AccessLog.KEY_ID, caller.principal().keyId());
     admit(ex, caller.principal().keyId());
     return caller;

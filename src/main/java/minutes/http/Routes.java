@@ -14,6 +14,7 @@ import java.util.Set;
 import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
+import minutes.store.DataWatch;
 import minutes.store.Db;
 
 /**
@@ -51,12 +52,13 @@ public final class Routes {
    * {@code cacheControl}: the Cache-Control header of every keyed answer (config
    * http.cache_control); {@code rateLimitPerMinute}: each key's quota (config
    * http.rate_limit_per_minute, 0 for none), one for every keyed entry point these routes serve,
-   * so that a key has one quota however it asks.
+   * so that a key has one quota however it asks; {@code watch}: what the node hears of key and
+   * data changes, which routes reading statement by statement take instead of asking.
    */
-  public Routes(Db db, String cacheControl, int rateLimitPerMinute) {
+  public Routes(Db db, String cacheControl, int rateLimitPerMinute, DataWatch watch) {
     this.db = db;
     this.cacheControl = cacheControl;
-    this.admission = new Admission(rateLimitPerMinute, System::nanoTime);
+    this.admission = new Admission(rateLimitPerMinute, System::nanoTime, watch);
     router.setFallbackHandler(ex -> ErrorMapper.send(ex, ApiError.notFound("no such endpoint: " + ex.getRequestPath())));
     // The 405 of a path names the methods that path takes: an any-method route (POST /mcp) answers
     // every method itself, or fuzzing found BREW /mcp told to use GET and HEAD.
@@ -80,8 +82,10 @@ public final class Routes {
    * newest committed data and no transaction is ended afterwards, which on PostgreSQL is one
    * round trip fewer per request (the ROLLBACK: about 0.1 ms over loopback, docs/BENCHMARKS.md).
    * Only for an endpoint whose answer stays right when a later statement sees newer data than
-   * an earlier one, as search's does: it reads the data version with the key, and a later look
-   * at what changed since its index can only leave out more.
+   * an earlier one, as search's does: it takes the data version the node has heard of (or
+   * reads it with the key), and a later look at what changed since its index can only leave
+   * out more. While the node hears of changes ({@link DataWatch}), its key is checked against
+   * what the node heard too ({@link Admission#callerAsHeard}): no round trip at all.
    */
   public Routes apiByStatement(String template, Scope scope, Set<String> tables, Endpoint endpoint) {
     return api(template, scope, tables, endpoint, false);
@@ -94,7 +98,7 @@ public final class Routes {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
       Object body = read(api.oneSnapshot(), c -> {
-        ApiKeys.Resolved caller = admission.callerWithDataVersion(ex, c);
+        ApiKeys.Resolved caller = api.oneSnapshot() ? admission.callerWithDataVersion(ex, c) : admission.callerAsHeard(ex, c);
         return answer(api, caller.principal(), caller.dataVersion(), new Params(ex.getQueryParameters()), path, c);
       });
       if (body instanceof Answer own) own.send(ex, again);

@@ -73,6 +73,12 @@ final class PostgresStore extends Store {
     return new Sql("SELECT pg_database_size(current_database())").count(c);
   }
 
+  /** A connection of its own that LISTENs for the notices of migration V8's triggers. */
+  @Override
+  public DataWatch watch() {
+    return DataWatch.listening(this::write);
+  }
+
   /** A node of a cluster says whether it cannot reach the database or reaches one it cannot use. */
   @Override
   public String unusable(SQLException e) {

@@ -24,6 +24,12 @@ final class SqliteStore extends Store {
     this.file = file;
   }
 
+  /** None: the one node reads its key and the data version in-process on each request. */
+  @Override
+  public DataWatch watch() {
+    return DataWatch.NONE;
+  }
+
   @Override
   public String location() {
     return file.toString();

@@ -76,6 +76,12 @@ public abstract sealed class Store permits SqliteStore, PostgresStore {
    */
   public abstract long sizeBytes(Connection c) throws Exception;
 
+  /**
+   * Starts what tells a server node of key and data changes without a statement per request
+   * ({@link DataWatch}); close it when the server stops.
+   */
+  public abstract DataWatch watch();
+
   /** What /healthz says when a request connection failed with {@code e}. */
   public abstract String unusable(SQLException e);
 

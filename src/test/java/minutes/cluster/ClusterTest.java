@@ -24,6 +24,7 @@ import minutes.TestStore;
 import minutes.cli.Cli;
 import minutes.config.Config;
 import minutes.json.Jackson;
+import minutes.store.DataWatch;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -106,6 +107,53 @@ class ClusterTest {
     HttpResponse<String> backOnA = get(a, "/api/v1/changes?since=" + onB.get("next_cursor").asText(), key);
     assertEquals(200, backOnA.statusCode(), backOnA.body());
     assertEquals(0, Jackson.MAPPER.readTree(backOnA.body()).get("data").size());
+  }
+
+  /**
+   * A search checks its key against what the node has heard (store.DataWatch on PostgreSQL), not
+   * with a statement of its own: a key revoked through the CLI, or revoked by deleting its user,
+   * or deleted with its workspace, must stop searching on every node within
+   * DataWatch.TRUST_MILLIS of the command's return (the notice takes milliseconds; the bound
+   * is what a stalled listener may take), while the keys that stay valid keep searching. Each
+   * key searches on both nodes first, so that a node knows it before it is revoked.
+   */
+  @Test
+  void aRevokedOrDeletedKeyStopsSearchingOnEveryNodePromptly() throws Exception {
+    App a = node("a"), b = node("b");
+    Run revoked = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read");
+    String personal = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read", "--user", "ann@acme.com")
+        .lastLine();
+    String otherWorkspace = cli("keys", "create", "--workspace", "other", "--scopes", "meetings:read").lastLine();
+    String staying = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read").lastLine();
+    List<String> all = List.of(revoked.lastLine(), personal, otherWorkspace, staying);
+    for (App node : List.of(a, b)) {
+      for (String key : all) assertEquals(200, search(node, key), "before");
+    }
+
+    cli("keys", "revoke", revoked.out.split(" ")[2]);
+    awaitRefused(List.of(a, b), revoked.lastLine(), System.nanoTime());
+    Path file = dir.resolve("deletes.ndjson");
+    Files.writeString(file, "{\"kind\":\"delete\",\"what\":\"user\",\"workspace\":\"acme\",\"email\":\"ann@acme.com\"}\n");
+    cli("import", file.toString());
+    awaitRefused(List.of(a, b), personal, System.nanoTime());
+    Files.writeString(file, "{\"kind\":\"delete\",\"what\":\"workspace\",\"workspace\":\"other\"}\n");
+    cli("import", file.toString());
+    awaitRefused(List.of(a, b), otherWorkspace, System.nanoTime());
+    for (App node : List.of(a, b)) assertEquals(200, search(node, staying), "a key nobody revoked");
+  }
+
+  private int search(App node, String key) throws Exception {
+    return get(node, "/api/v1/search?q=planning", key).statusCode();
+  }
+
+  /** Every node refuses {@code key}'s search within DataWatch.TRUST_MILLIS of {@code since}, and from then on. */
+  private void awaitRefused(List<App> nodes, String key, long since) throws Exception {
+    for (App node : nodes) {
+      while (search(node, key) != 401 && System.nanoTime() - since < Duration.ofSeconds(10).toNanos()) Thread.sleep(5);
+      long took = System.nanoTime() - since;
+      assertTrue(took <= DataWatch.TRUST_MILLIS * 1_000_000, "refused after " + took / 1_000_000 + " ms");
+      for (int i = 0; i < 5; i++) assertEquals(401, search(node, key), "stays refused");
+    }
   }
 
   /**

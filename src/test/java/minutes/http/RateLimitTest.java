@@ -10,12 +10,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import minutes.store.DataWatch;
 import org.junit.jupiter.api.Test;
 
 /** The per-key token bucket of {@link Admission} on a clock the test moves by hand: quota, refill, headers' values, keys apart, threads. */
 class RateLimitTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
-  private final Admission limit = new Admission(3000, now::get); // one request every 20 ms, a minute's worth saved up
+  private final Admission limit = new Admission(3000, now::get, DataWatch.NONE); // one request every 20 ms, a minute's worth saved up
 
   private void advanceMillis(long ms) {
     now.addAndGet(ms * 1_000_000L);
@@ -78,7 +79,7 @@ class RateLimitTest {
 
   @Test
   void aLimitThatDoesNotDivideAMinuteStillHoldsItsQuota() {
-    Admission seven = new Admission(7, now::get);
+    Admission seven = new Admission(7, now::get, DataWatch.NONE);
     int admitted = 0;
     for (int i = 0; i < 20; i++) if (seven.take("k").admitted()) admitted++;
     assertEquals(7, admitted);

@@ -13,6 +13,7 @@ import java.util.Set;
 import minutes.TestStore;
 import minutes.keys.ApiKeys;
 import minutes.keys.Scope;
+import minutes.store.DataWatch;
 import minutes.store.Db;
 import minutes.store.Migrations;
 import minutes.store.Sql;
@@ -45,7 +46,7 @@ class ReadSnapshotTest {
       key = ApiKeys.create(c, "acme", EnumSet.of(Scope.MEETINGS_READ), null, "probe").secret();
     }
     db = Db.open(store, 2, Duration.ofSeconds(5));
-    Routes routes = new Routes(db, "no-store", 0)
+    Routes routes = new Routes(db, "no-store", 0, DataWatch.NONE)
         .api("/together", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit)
         .apiByStatement("/apart", Scope.MEETINGS_READ, Set.of(), this::countAroundACommit);
     server = new HandlerServer(routes.handler());

@@ -22,6 +22,7 @@ import minutes.http.Routes;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.search.SearchBench;
+import minutes.store.DataWatch;
 import minutes.store.Db;
 import minutes.store.Sql;
 import minutes.transcripts.TranscriptApi;
@@ -117,7 +118,7 @@ public final class McpBench {
         meeting = (String) nearest[0];
         chars = (Long) nearest[1];
       }
-      Routes routes = new Routes(db, "no-store", 0)
+      Routes routes = new Routes(db, "no-store", 0, DataWatch.NONE)
           .api(TRANSCRIPT_SEARCH, Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::search);
       long[] nanos = new long[queries.size() * rounds];
       long matches = 0;

@@ -82,6 +82,7 @@ class SearchPathTest {
     Set<String> due = names(sometimes.group(1));
     assertTrue(projectClasses().stream().map(c -> c.substring(c.lastIndexOf('.') + 1)).toList().containsAll(due),
         "the classes named for a schema read exist: " + due);
+    due.removeAll(named); // what runs on every search of this store is named as such
     ran.removeAll(due);
     assertEquals(ran, named, "SEARCH.md names the classes a plain search runs on this store (the trace on the left)");
   }

@@ -168,9 +168,10 @@ public final class SearchIndex implements AutoCloseable {
   /**
    * {@code work} done on the live generation's searcher. {@code db}: the request's connection,
    * to see which meetings changed since the searcher's data; {@code dataVersion}: the data
-   * version it read first, if it did (then an index at that version needs no statement and no
-   * look at the change history: nothing changed since, and history is never pruned up to the
-   * newest entry). Its statements need not share a snapshot: a later one sees at least the
+   * version it read first, or the newest the node has heard of ({@code store.DataWatch}, at
+   * most milliseconds behind the database while it is trusted), if any (then an index at that
+   * version needs no statement and no look at the change history: nothing changed since, and
+   * history is never pruned up to the newest entry). Its statements need not share a snapshot: a later one sees at least the
    * changes up to that version, and leaving out more changed meetings is always right. Fails
    * with {@link SearchUnavailable} while there is no usable index, and when the index cannot be
    * read (the sync thread then verifies it).

@@ -58,9 +58,9 @@ public final class MeetingSearch {
   /**
    * The answer to r for the principal from the live generation of {@code index}, within
    * {@code timeout}, on a searcher of its own (a time limit and its outcome are per searcher);
-   * {@code db}: the request's connection, {@code dataVersion}: the data version it read, if it did
-   * (see {@link SearchIndex#search}). {@code split} and {@code facets}: the server's, shared by
-   * every search.
+   * {@code db}: the request's connection, {@code dataVersion}: the data version it read or the
+   * node heard, if any (see {@link SearchIndex#search}). {@code split} and {@code facets}: the
+   * server's, shared by every search.
    */
   public static SearchHit.Result answer(SearchIndex index, Connection db, OptionalLong dataVersion, Principal principal,
       SearchRequest r, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets)
