@@ -47,6 +47,8 @@ public final class DataSnapshot<T> implements AutoCloseable {
   private Held<T> held;
   /** Guarded by this: the build under way, or null. */
   private CompletableFuture<Held<T>> building;
+  /** Guarded by this: the newest version the change watch told of ({@link #changed}). */
+  private long announced = -1;
   private volatile double lastBuildSeconds = Double.NaN;
 
   /** {@code name}: what the value is, for the log ("task order"). */
@@ -94,6 +96,7 @@ public final class DataSnapshot<T> implements AutoCloseable {
    * let go and the rebuild starts, so that requests find it built or under way.
    */
   public synchronized void changed(long version) {
+    announced = Math.max(announced, version);
     if (held != null && held.version >= version) return;
     held = null;
     rebuild();
@@ -114,6 +117,12 @@ public final class DataSnapshot<T> implements AutoCloseable {
         synchronized (this) {
           keep(built);
           building = null;
+          // A build that began before the announced version committed: the next one at once,
+          // rather than when a request finds the value older than its own.
+          if (built.version < announced) {
+            held = null;
+            rebuild();
+          }
         }
         started.complete(built);
       } catch (SQLException | RuntimeException e) {

@@ -44,8 +44,10 @@ class DataSnapshotTest {
     ExecutorService callers = Executors.newCachedThreadPool();
     try (Db db = Db.open(store, 2)) {
       Semaphore loads = new Semaphore(0); // one permit per load the test lets through
+      Semaphore entered = new Semaphore(0); // a permit per load that has read its version
       AtomicBoolean fail = new AtomicBoolean();
       try (DataSnapshot<Long> snapshot = new DataSnapshot<>(db, "test order", c -> {
+        entered.release();
         loads.acquireUninterruptibly();
         if (fail.get()) throw new SQLException("test: the build fails");
         return Db.dataVersion(c);
@@ -92,6 +94,22 @@ class DataSnapshotTest {
         // then the newest value, instead of waiting forever.
         loads.release(2);
         assertEquals(new DataSnapshot.Held<>(third, third), snapshot.at(third + 1));
+
+        // The watch tells of an import while a build that began before it runs: the next build
+        // starts when that one ends, with no request asking.
+        entered.drainPermits();
+        importMeeting(store);
+        long fourth = version(db);
+        snapshot.changed(fourth);
+        entered.acquire(); // the build has read the fourth version and waits in the loader
+        importMeeting(store);
+        long fifth = version(db);
+        snapshot.changed(fifth);
+        loads.release();
+        assertTrue(entered.tryAcquire(30, TimeUnit.SECONDS), "a build of the fifth version started by itself");
+        assertFalse(snapshot.status().ready(), "the fourth version's value was let go");
+        loads.release();
+        assertEquals(new DataSnapshot.Held<>(fifth, fifth), snapshot.at(fifth));
       }
     } finally {
       callers.shutdownNow();
