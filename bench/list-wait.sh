@@ -17,8 +17,9 @@ SRC=bench/out/api
 OUT=bench/out/list-wait
 [ -f "$SRC/corpus.ndjson" ] && [ -f "$SRC/minutes.db" ] || { echo "run bench/api-bench.sh first" >&2; exit 1; }
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-mvn -B -q -o -DskipTests package >&2
 JAVA="$(./run.sh java-home)/bin/java"
+export JAVA_HOME="${JAVA%/bin/java}"
+mvn -B -q -o -DskipTests package >&2
 read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"
 read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"
 source scripts/postgres.sh
