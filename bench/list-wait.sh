@@ -5,10 +5,13 @@
 # bench/out/api (its SQLite file, or with STORE=postgresql a dump of its PostgreSQL database
 # restored into a server started here), this checkout's server is started, one client per list
 # asks GET /meetings?limit=1, /action-items?limit=1 and /customers in turn, back to back, and
-# IMPORTS times a file of one changed meeting (its title and tasks rewritten) is imported. Prints
-# per list: the median and longest request before the imports, and the longest after each one
-# (the wait for the rebuild), with the orders' build seconds from /metrics.
-#   [STORE=sqlite|postgresql] [IMPORTS=3] bench/list-wait.sh
+# IMPORTS times a file of one changed meeting (its title and tasks rewritten) is imported. With
+# CLIENTS=n, n clients per list. One more client asks GET /meetings/{id} of that meeting, which
+# waits for no order: whether the waiting list requests hold it up (they keep their places
+# among http.max_in_flight). Prints per path: the median and longest request before the imports,
+# and the longest after each one (the wait for the rebuild) with the 503s, and the orders' build
+# seconds from /metrics.
+#   [STORE=sqlite|postgresql] [IMPORTS=3] [CLIENTS=1] bench/list-wait.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STORE=${STORE:-sqlite}
@@ -55,24 +58,30 @@ SERVER=$!
 for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 # The meeting to change: the first of the benchmarked workspace, with its tasks.
 grep -m1 "\"kind\":\"meeting\",\"workspace\":\"$WS\"" "$SRC/corpus.ndjson" > "$OUT/meeting.ndjson"
-python3 - "$PORT" "$KEY" "$OUT" "$IMPORTS" "$JAVA" <<'PY'
-import json, re, statistics, subprocess, sys, threading, time, urllib.request
-port, key, out, imports, java = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-lists = {"meetings": "/api/v1/meetings?limit=1", "action-items": "/api/v1/action-items?limit=1", "customers": "/api/v1/customers"}
-log = {name: [] for name in lists}  # (start, seconds)
+python3 - "$PORT" "$KEY" "$OUT" "$IMPORTS" "$JAVA" "${CLIENTS:-1}" <<'PY'
+import json, re, statistics, subprocess, sys, threading, time, urllib.error, urllib.request
+port, key, out, imports, java, clients = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
+line = json.loads(open(f"{out}/meeting.ndjson").read())
+lists = {"meetings": "/api/v1/meetings?limit=1", "action-items": "/api/v1/action-items?limit=1", "customers": "/api/v1/customers",
+         "meeting (no order)": "/api/v1/meetings/" + line["id"]}
+log = {name: [] for name in lists}  # (start, seconds, status)
 stop = threading.Event()
 def client(name, path):
     while not stop.is_set():
         req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": "Bearer " + key})
         t = time.monotonic()
-        with urllib.request.urlopen(req) as r:
-            r.read()
-        log[name].append((t, time.monotonic() - t))
-threads = [threading.Thread(target=client, args=item, daemon=True) for item in lists.items()]
+        try:
+            with urllib.request.urlopen(req) as r:
+                r.read()
+                status = r.status
+        except urllib.error.HTTPError as e:
+            status = e.code
+        log[name].append((t, time.monotonic() - t, status))
+threads = [threading.Thread(target=client, args=(name, path), daemon=True)
+           for name, path in lists.items() for _ in range(1 if name.startswith("meeting ") else clients)]
 for t in threads: t.start()
 time.sleep(10)
 before = time.monotonic()
-line = json.loads(open(f"{out}/meeting.ndjson").read())
 windows = []
 for n in range(imports):
     line["title"] = f"List wait probe {n}"
@@ -91,13 +100,16 @@ stop.set()
 for t in threads: t.join()
 metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
 builds = ", ".join(f"{o} {float(v):.2f} s" for o, v in re.findall(r'minutes_list_order_build_seconds\{order="(\w+)"\} ([0-9.]+)', metrics))
-print("| list | requests before | p50 before ms | max before ms | " + " | ".join(f"max after import {i + 1} ms" for i in range(imports)) + " |")
+print(f"{clients} client(s) per list")
+print("| path | requests before | p50 before ms | max before ms | " + " | ".join(f"max after import {i + 1} ms (503s)" for i in range(imports)) + " |")
 print("|---|---|---|---|" + "---|" * imports)
 for name in lists:
-    pre = [s for (t, s) in log[name] if t < before]
-    after = [max([s for (t, s) in log[name] if w[0] <= t < w[2]] or [0]) for w in windows]
-    print(f"| {name} | {len(pre)} | {statistics.median(pre) * 1000:.1f} | {max(pre) * 1000:.1f} | "
-          + " | ".join(f"{a * 1000:.0f}" for a in after) + " |")
+    pre = [s for (t, s, c) in log[name] if t < before]
+    after = []
+    for w in windows:
+        during = [(s, c) for (t, s, c) in log[name] if w[0] <= t < w[2]]
+        after.append(f"{max([s for s, c in during] or [0]) * 1000:.0f} ({sum(1 for s, c in during if c == 503)})")
+    print(f"| {name} | {len(pre)} | {statistics.median(pre) * 1000:.1f} | {max(pre) * 1000:.1f} | " + " | ".join(after) + " |")
 print(f"\nimport of one changed meeting: {', '.join(f'{w[1] - w[0]:.1f} s' for w in windows)}; last builds (/metrics): {builds}")
 PY
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE IMPORTS=$IMPORTS bench/list-wait.sh, load average before: $LOAD_BEFORE"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE IMPORTS=$IMPORTS CLIENTS=${CLIENTS:-1} bench/list-wait.sh, load average before: $LOAD_BEFORE"
