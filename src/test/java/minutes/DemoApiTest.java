@@ -19,9 +19,9 @@ import java.util.Set;
 import minutes.config.Config;
 import minutes.generate.DemoData;
 import minutes.generate.QmsumCorpus;
-import minutes.http.Json;
-import minutes.keys.Scope;
+import minutes.json.Jackson;
 import minutes.keys.ApiKeys;
+import minutes.keys.Scope;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +73,7 @@ class DemoApiTest {
   static JsonNode get(String path, String key) throws Exception {
     HttpResponse<String> r = send(path, key);
     assertEquals(200, r.statusCode(), path + ": " + r.body());
-    return Json.MAPPER.readTree(r.body());
+    return Jackson.MAPPER.readTree(r.body());
   }
 
   @Test

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.store.Db;
@@ -269,7 +269,7 @@ public final class GeneratedLists {
         // Ids of this data set alone; the multiplier spreads them so that id order is not data-set order.
         String id = new UUID(n, (i + 1) * 0x9E3779B97F4A7C15L).toString();
         meetingIds.add(id);
-        ObjectNode line = Json.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", slugs[m.workspace()])
+        ObjectNode line = Jackson.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", slugs[m.workspace()])
             .put("id", id).put("title", m.title()).put("platform", m.platform()).put("source", m.source())
             .put("status", m.status()).put("created_at", m.createdAt());
         m.startsAt().ifPresent(t -> line.put("starts_at", t));
@@ -283,7 +283,7 @@ public final class GeneratedLists {
               .put("task", "t").put("verdict", t.verdict()).put("status", t.status());
           t.due().ifPresent(d -> task.put("due", d));
         }
-        lines.add(Json.MAPPER.writeValueAsString(line));
+        lines.add(Jackson.MAPPER.writeValueAsString(line));
       }
       importLines(lines);
       try (Connection c = db.read()) {

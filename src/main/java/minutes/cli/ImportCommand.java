@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
+import minutes.formats.Format;
 import minutes.formats.FormatConverter;
 import minutes.formats.ImportOptions;
 import minutes.store.Emails;
@@ -71,8 +72,9 @@ final class ImportCommand implements Callable<Integer> {
     Config config = Cli.config(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    FormatConverter.Format converted = format.equals("ndjson") ? null : FormatConverter.Format.named(format)
-        .orElseThrow(() -> usage("--format must be ndjson, vtt, srt, fathom or fireflies, not '" + format + "'"));
+    Format named = Format.named(format)
+        .orElseThrow(() -> usage("--format must be " + Format.listed() + ", not '" + format + "'"));
+    Format converted = named == Format.NDJSON ? null : named;
     ImportOptions options = converted == null ? noOptions() : options(converted);
     List<FormatConverter.Source> sources = new ArrayList<>();
     List<Path> temporary = new ArrayList<>();
@@ -116,7 +118,7 @@ final class ImportCommand implements Callable<Integer> {
   }
 
   /** The options of a converted format, checked; an unusable one is a usage error naming it. */
-  private ImportOptions options(FormatConverter.Format f) {
+  private ImportOptions options(Format f) {
     if (workspace == null) throw usage("--workspace is required with --format " + format);
     if (strict && !f.isCueFile()) throw usage("--strict applies to --format vtt and srt only");
     if (!f.isCueFile()) {
@@ -179,8 +181,8 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : converter.origin(e.line())
-          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines(), "faults");
+      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : e.in(converter.origin(e.line())))
+          .toList(), refused.badLines(), "faults");
       err.println("import refused: " + refused.getMessage());
       return 1;
     }

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
-import minutes.formats.MeetingLine.Participant;
+import minutes.formats.ImportWriter.Participant;
 import minutes.store.Emails;
 
 /**

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import minutes.formats.MeetingLine.Participant;
-import minutes.formats.MeetingLine.Protocol;
-import minutes.formats.MeetingLine.Segment;
-import minutes.store.Times;
+import minutes.formats.ImportWriter.Meeting;
+import minutes.formats.ImportWriter.Participant;
+import minutes.formats.ImportWriter.Protocol;
+import minutes.formats.ImportWriter.Segment;
 
 /** What every converter's meeting has in common (decisions.md "Transcripts in and out"). Stateless. */
 final class ConvertedMeetings {
@@ -23,7 +23,7 @@ final class ConvertedMeetings {
    * when they speak, see {@link Attendees}) and then one per other speaker of the transcript
    * (source {@code platform}), by name or email.
    */
-  static MeetingLine line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
+  static Meeting line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
       String organizerEmail, Instant createdAt, List<Participant> invited, List<Protocol> protocols,
       List<Segment> transcript) {
     List<Participant> participants = new ArrayList<>(invited);
@@ -35,16 +35,12 @@ final class ConvertedMeetings {
       int i = attendees.of(s.speakerName(), s.speakerEmail());
       if (i >= 0) {
         Participant p = participants.get(i);
-        participants.set(i, new Participant(p.displayName(), p.email(), p.source(), true));
+        participants.set(i, new Participant(p.displayName(), p.email(), p.source(), true, p.approxJoinedAt(), p.approxLeftAt()));
       } else if (speakers.add(Attendees.fold(s.speakerName())) && (s.speakerEmail() == null || speakers.add(s.speakerEmail()))) {
-        participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
+        participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true, null, null));
       }
     }
-    return new MeetingLine(o.workspace(), id, title, o.platform(), "upload", "ready", time(startsAt), time(endsAt),
-        organizerEmail, time(createdAt), o.visibleTo(), participants, protocols, transcript);
-  }
-
-  static String time(Instant t) {
-    return t == null ? null : Times.format(t);
+    return new Meeting(o.workspace(), id, title, o.platform(), "upload", "ready", startsAt, endsAt, null, organizerEmail,
+        createdAt, null, o.visibleTo(), participants, protocols, transcript);
   }
 }

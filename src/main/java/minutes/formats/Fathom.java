@@ -4,10 +4,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import minutes.formats.MeetingLine.Participant;
-import minutes.formats.MeetingLine.Protocol;
-import minutes.formats.MeetingLine.Segment;
-import minutes.formats.MeetingLine.Task;
+import minutes.formats.ImportWriter.ActionItem;
+import minutes.formats.ImportWriter.Meeting;
+import minutes.formats.ImportWriter.Participant;
+import minutes.formats.ImportWriter.Protocol;
+import minutes.formats.ImportWriter.Segment;
 
 /**
  * A Fathom meeting object, as its API ({@code GET /meetings} with transcript, summary and
@@ -24,7 +25,7 @@ final class Fathom {
     return o.has("items") && !o.has("recording_id") && !o.has("url") ? o.objects("items") : List.of(o);
   }
 
-  static MeetingLine meeting(JsonObject m, ImportOptions o) {
+  static Meeting meeting(JsonObject m, ImportOptions o) {
     String key = m.textOrNumber("recording_id");
     if (key == null) key = m.text("url");
     if (key == null) {
@@ -75,7 +76,7 @@ final class Fathom {
       String name = i.text("name"), email = i.email("email");
       if (name == null && email == null) throw i.error(null, "expected an invitee with a name or an email, found neither");
       boolean attended = transcript.isEmpty() || i.text("matched_speaker_display_name") != null;
-      out.add(new Participant(name != null ? name.strip() : email, email, "calendar", attended));
+      out.add(new Participant(name != null ? name.strip() : email, email, "calendar", attended, null, null));
     }
     return out;
   }
@@ -84,15 +85,15 @@ final class Fathom {
   private static List<Protocol> protocols(JsonObject m, String meetingId, Instant created) {
     JsonObject summary = m.object("default_summary");
     String markdown = summary == null ? null : summary.text("markdown_formatted");
-    List<Task> tasks = new ArrayList<>();
+    List<ActionItem> tasks = new ArrayList<>();
     for (JsonObject a : m.objects("action_items")) {
       String task = a.requiredText("description", "the task as a string");
       JsonObject assignee = a.object("assignee");
-      tasks.add(new Task(NameBasedIds.of(meetingId, "task", Integer.toString(tasks.size())), task.strip(),
-          assignee == null ? null : assignee.text("name"), "open", a.bool("completed") ? "done" : "open"));
+      tasks.add(new ActionItem(NameBasedIds.of(meetingId, "task", Integer.toString(tasks.size())), task.strip(),
+          assignee == null ? null : assignee.text("name"), null, "open", a.bool("completed") ? "done" : "open"));
     }
     if (markdown == null && tasks.isEmpty()) return List.of();
-    return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), markdown == null ? "" : markdown,
-        ConvertedMeetings.time(created), tasks));
+    return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), null, markdown == null ? "" : markdown, created,
+        null, tasks));
   }
 }

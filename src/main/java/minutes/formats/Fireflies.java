@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import minutes.formats.MeetingLine.Participant;
-import minutes.formats.MeetingLine.Protocol;
-import minutes.formats.MeetingLine.Segment;
-import minutes.formats.MeetingLine.Task;
+import minutes.formats.ImportWriter.ActionItem;
+import minutes.formats.ImportWriter.Meeting;
+import minutes.formats.ImportWriter.Participant;
+import minutes.formats.ImportWriter.Protocol;
+import minutes.formats.ImportWriter.Segment;
 import minutes.store.Emails;
 import minutes.store.Times;
 
@@ -37,7 +38,7 @@ final class Fireflies {
     return one == null ? List.of(o) : List.of(one);
   }
 
-  static MeetingLine meeting(JsonObject t, ImportOptions o) {
+  static Meeting meeting(JsonObject t, ImportOptions o) {
     String key = t.textOrNumber("id");
     if (key == null) {
       throw t.error("id", "expected a Fireflies transcript with an id, found none"
@@ -81,7 +82,7 @@ final class Fireflies {
         if (email.isEmpty()) continue;
         if (!Emails.isEmail(email)) throw t.error("participants[" + i + "]", "expected email addresses, found " + FormatError.quote(email));
         out.putIfAbsent(Emails.key(email),
-            new Participant(names.getOrDefault(Emails.key(email), email), email, "calendar", true));
+            new Participant(names.getOrDefault(Emails.key(email), email), email, "calendar", true, null, null));
       }
     }
     return List.copyOf(out.values());
@@ -107,7 +108,7 @@ final class Fireflies {
     JsonObject summary = t.object("summary");
     if (summary == null) return List.of();
     String overview = summary.text("overview"), items = summary.text("action_items");
-    List<Task> tasks = new ArrayList<>();
+    List<ActionItem> tasks = new ArrayList<>();
     String owner = null;
     for (String line : items == null ? new String[0] : items.split("\r\n|\r|\n")) {
       String s = line.strip();
@@ -118,10 +119,10 @@ final class Fireflies {
       }
       s = BULLET.matcher(s).replaceFirst("").strip();
       if (s.isEmpty()) continue;
-      tasks.add(new Task(NameBasedIds.of(meetingId, "task", Integer.toString(tasks.size())), s, owner, "open", "open"));
+      tasks.add(new ActionItem(NameBasedIds.of(meetingId, "task", Integer.toString(tasks.size())), s, owner, null, "open", "open"));
     }
     if (overview == null && tasks.isEmpty()) return List.of();
-    return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), overview == null ? "" : overview,
-        ConvertedMeetings.time(created), tasks));
+    return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), null, overview == null ? "" : overview, created,
+        null, tasks));
   }
 }

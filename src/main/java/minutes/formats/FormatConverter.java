@@ -1,10 +1,5 @@
 package minutes.formats;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SequenceWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,8 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
+import minutes.store.LineError;
 
 /**
  * Turns transcript files and notetakers' JSON into meeting lines of the import format, so that
@@ -27,26 +21,6 @@ public final class FormatConverter {
   /** Faults beyond this are counted, not listed. */
   static final int MAX_REPORTED = 100;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .registerModule(new BlackbirdModule());
-
-  /** The formats besides the import's own NDJSON. */
-  public enum Format {
-    VTT, SRT, FATHOM, FIREFLIES;
-
-    /** The format of a {@code --format} value, e.g. {@code vtt}. */
-    public static Optional<Format> named(String name) {
-      for (Format f : values()) if (f.name().toLowerCase(Locale.ROOT).equals(name)) return Optional.of(f);
-      return Optional.empty();
-    }
-
-    /** True for the formats where one file is one meeting's transcript. */
-    public boolean isCueFile() {
-      return this == VTT || this == SRT;
-    }
-  }
-
   /** A file to convert: what to call it in messages, and where it is. */
   public record Source(String name, Path path) {}
 
@@ -57,7 +31,7 @@ public final class FormatConverter {
   private final Skips skips;
   private long faults, bytes, files, withoutTranscript;
 
-  /** {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
+  /** {@code format}: any but NDJSON; {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
   public FormatConverter(Format format, ImportOptions options, boolean strict) {
     this.format = format;
     this.options = options;
@@ -66,30 +40,28 @@ public final class FormatConverter {
 
   /** Writes a meeting line per meeting of the sources to {@code out}, in UTF-8, one per line. */
   public void run(List<Source> sources, OutputStream out) throws IOException {
-    try (SequenceWriter lines = MAPPER.writer().withRootValueSeparator("\n")
-        .without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE).writeValues(out)) {
-      for (Source s : sources) {
-        bytes += Files.size(s.path());
-        files++;
-        try {
-          if (format.isCueFile()) {
-            byte[] file = Files.readAllBytes(s.path());
-            String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
-            write(lines, s.name(), TranscriptFiles.meeting(CueFormat.valueOf(format.name()), s.name(), name, file, options,
-                skips));
-          } else {
-            try (InputStream in = Files.newInputStream(s.path())) {
-              JsonSource.forEach(s.name(), in, o -> object(lines, o));
-            }
+    ImportWriter lines = new ImportWriter(out);
+    for (Source s : sources) {
+      bytes += Files.size(s.path());
+      files++;
+      try {
+        if (format.isCueFile()) {
+          byte[] file = Files.readAllBytes(s.path());
+          String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
+          write(lines, s.name(), TranscriptFiles.meeting(format, s.name(), name, file, options, skips));
+        } else {
+          try (InputStream in = Files.newInputStream(s.path())) {
+            JsonSource.forEach(s.name(), in, o -> object(lines, o));
           }
-        } catch (FormatError e) {
-          fault(e);
         }
+      } catch (FormatError e) {
+        fault(e);
       }
     }
+    lines.flush();
   }
 
-  private void object(SequenceWriter lines, JsonObject o) {
+  private void object(ImportWriter lines, JsonObject o) {
     try {
       if (format == Format.FATHOM) {
         for (JsonObject m : Fathom.meetings(o)) write(lines, where(m), Fathom.meeting(m, options));
@@ -102,10 +74,10 @@ public final class FormatConverter {
   }
 
   private static String where(JsonObject o) {
-    return o.file() + ":" + o.line() + (o.path().isEmpty() ? "" : ": " + o.path());
+    return LineError.place(o.file(), o.line(), o.path().isEmpty() ? null : o.path());
   }
 
-  private void write(SequenceWriter lines, String origin, MeetingLine meeting) {
+  private void write(ImportWriter lines, String origin, ImportWriter.Meeting meeting) {
     try {
       lines.write(meeting);
     } catch (IOException e) {

@@ -1,25 +1,24 @@
 package minutes.formats;
 
+import minutes.store.LineError;
+
 /**
  * A source that is not what its format needs: the file, the line (where a JSON object starts,
- * for the JSON formats), the JSON path when there is one, and what was expected. Printed as the
- * import prints a bad NDJSON line: {@code file:line: path: message}.
+ * for the JSON formats), the JSON path when there is one, and what was expected: a {@link LineError},
+ * printed as the import prints a bad NDJSON line.
  */
 public final class FormatError extends RuntimeException {
-  private final String file;
-  private final long line;
-  private final String path;
+  private final LineError error;
 
+  /** {@code path}: null or empty when there is none (a top-level JSON object's path is empty). */
   FormatError(String file, long line, String path, String message) {
     super(message, null, false, false);
-    this.file = file;
-    this.line = line;
-    this.path = path;
+    this.error = new LineError(file, line, path == null || path.isEmpty() ? null : path, message);
   }
 
   @Override
   public String toString() {
-    return file + ":" + line + ": " + (path == null || path.isEmpty() ? "" : path + ": ") + getMessage();
+    return error.toString();
   }
 
   /**

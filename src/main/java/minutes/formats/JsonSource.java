@@ -4,10 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Consumer;
+import minutes.json.Jackson;
 
 /**
  * The objects of a notetaker's JSON file, one at a time: the file holds one object, an array of
@@ -15,12 +15,10 @@ import java.util.function.Consumer;
  * file. Each comes as a {@link JsonObject} that knows its file, line and path for errors.
  */
 final class JsonSource {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private JsonSource() {}
 
   static void forEach(String file, InputStream in, Consumer<JsonObject> each) throws IOException {
-    try (JsonParser p = MAPPER.createParser(in)) {
+    try (JsonParser p = Jackson.MAPPER.createParser(in)) {
       JsonToken t = p.nextToken();
       if (t == null) throw new FormatError(file, 1, null, "expected a JSON object, an array of them or NDJSON; the file is empty");
       if (t == JsonToken.START_ARRAY) {

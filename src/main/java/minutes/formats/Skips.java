@@ -2,6 +2,7 @@ package minutes.formats;
 
 import java.util.ArrayList;
 import java.util.List;
+import minutes.store.LineError;
 
 /**
  * What the cue file readers do with a block they cannot read as written (decisions.md
@@ -23,17 +24,17 @@ final class Skips {
   void skip(String file, int line, String why) {
     if (strict) throw new FormatError(file, line, null, why);
     skipped++;
-    list(file + ":" + line + ": skipped: " + why);
+    list(new LineError(file, line, null, "skipped: " + why));
   }
 
   /** A cue, on the timing line {@code line}, that ends before it starts; its end becomes its start. */
   void endBeforeStart(String file, int line, String timing) {
     if (strict) throw new FormatError(file, line, null, "the cue ends before it starts: " + FormatError.quote(timing));
-    list(file + ":" + line + ": end before start; end set to start");
+    list(new LineError(file, line, null, "end before start; end set to start"));
   }
 
-  private void list(String line) {
-    if (lines++ < FormatConverter.MAX_REPORTED) listed.add(line);
+  private void list(LineError line) {
+    if (lines++ < FormatConverter.MAX_REPORTED) listed.add(line.toString());
   }
 
   /** The lines kept (the first few). */

@@ -72,8 +72,8 @@ final class SubRip {
       Timestamps.format(c.startMs(), ',', out);
       out.append(" --> ");
       Timestamps.format(c.endMs(), ',', out);
-      out.append('\n').append(CueFormat.oneLine(c.speaker())).append(": ");
-      CueFormat.appendLines(c.text(), out, (s, o) -> o.append(s));
+      out.append('\n').append(Format.oneLine(c.speaker())).append(": ");
+      Format.appendLines(c.text(), out, (s, o) -> o.append(s));
       out.append('\n');
     }
     return out.toString();

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import minutes.formats.MeetingLine.Segment;
+import minutes.formats.ImportWriter.Meeting;
+import minutes.formats.ImportWriter.Segment;
 
 /**
  * A WebVTT or SubRip file as one meeting (decisions.md "Transcripts in and out"): a segment per
@@ -22,7 +23,7 @@ final class TranscriptFiles {
   private TranscriptFiles() {}
 
   /** {@code name}: the file's name without its extension, the title unless the options give one. */
-  static MeetingLine meeting(CueFormat format, String file, String name, byte[] bytes, ImportOptions o, Skips skips) {
+  static Meeting meeting(Format format, String file, String name, byte[] bytes, ImportOptions o, Skips skips) {
     String[] lines = lines(decode(file, bytes));
     List<RawCue> cues = format.cues.read(file, lines, skips);
     if (cues.isEmpty()) throw new FormatError(file, lines.length, null, "expected at least one cue, found none");

@@ -117,9 +117,9 @@ final class WebVtt {
       out.append(" --> ");
       Timestamps.format(c.endMs(), '.', out);
       out.append("\n<v ");
-      escape(CueFormat.oneLine(c.speaker()), out);
+      escape(Format.oneLine(c.speaker()), out);
       out.append('>');
-      CueFormat.appendLines(c.text(), out, WebVtt::escape);
+      Format.appendLines(c.text(), out, WebVtt::escape);
       out.append('\n');
     }
     return out.toString();

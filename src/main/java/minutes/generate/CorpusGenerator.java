@@ -14,15 +14,16 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import minutes.generate.ImportWriter.ActionItem;
-import minutes.generate.ImportWriter.Company;
-import minutes.generate.ImportWriter.Counts;
-import minutes.generate.ImportWriter.Meeting;
-import minutes.generate.ImportWriter.Participant;
-import minutes.generate.ImportWriter.Protocol;
-import minutes.generate.ImportWriter.Segment;
-import minutes.generate.ImportWriter.User;
-import minutes.generate.ImportWriter.Workspace;
+import minutes.formats.ImportWriter;
+import minutes.formats.ImportWriter.ActionItem;
+import minutes.formats.ImportWriter.Company;
+import minutes.formats.ImportWriter.Counts;
+import minutes.formats.ImportWriter.Meeting;
+import minutes.formats.ImportWriter.Participant;
+import minutes.formats.ImportWriter.Protocol;
+import minutes.formats.ImportWriter.Segment;
+import minutes.formats.ImportWriter.User;
+import minutes.formats.ImportWriter.Workspace;
 import minutes.store.Vocabulary;
 
 /**

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
-import minutes.generate.ImportWriter.ActionItem;
+import minutes.formats.ImportWriter.ActionItem;
 import minutes.generate.QmsumCorpus.Topic;
 
 /**

@@ -1,7 +1,6 @@
 package minutes.generate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
+import minutes.json.Jackson;
 
 /**
  * The QMSum meetings bundled in {@code data/qmsum/qmsum.jsonl.gz} (one meeting per line), with
@@ -55,7 +55,6 @@ public record QmsumCorpus(List<Meeting> meetings) {
 
   /** Reads the gzipped JSON-lines file; any malformed line fails the whole load. */
   public static QmsumCorpus load(Path file) throws IOException {
-    ObjectMapper json = new ObjectMapper();
     List<Meeting> meetings = new ArrayList<>();
     try (BufferedReader in =
         new BufferedReader(
@@ -65,7 +64,7 @@ public record QmsumCorpus(List<Meeting> meetings) {
       String line;
       while ((line = in.readLine()) != null) {
         if (!line.isBlank()) {
-          meetings.add(parse(json.readTree(line)));
+          meetings.add(parse(Jackson.MAPPER.readTree(line)));
         }
       }
     }

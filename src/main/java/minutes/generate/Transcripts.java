@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import minutes.formats.ImportWriter.Segment;
 import minutes.generate.CorpusGenerator.Options;
 import minutes.generate.CorpusGenerator.Person;
-import minutes.generate.ImportWriter.Segment;
 import minutes.generate.QmsumCorpus.Turn;
 
 /**

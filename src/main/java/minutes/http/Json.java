@@ -1,33 +1,24 @@
 package minutes.http;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
+import minutes.json.Jackson;
 
 /**
- * The one JSON configuration: snake_case names, nulls always written (a {@code T | null}
- * field is never omitted). Thread-safe.
+ * Answers in JSON, written by the one JSON configuration ({@link Jackson}), and answers in
+ * other formats, with ETags and 304s. Thread-safe.
  */
 public final class Json {
-  public static final ObjectMapper MAPPER = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .setSerializationInclusion(JsonInclude.Include.ALWAYS)
-      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-      .registerModule(new com.fasterxml.jackson.module.blackbird.BlackbirdModule());
-
   public static final String CONTENT_TYPE = "application/json; charset=utf-8";
 
   private Json() {}
 
   public static byte[] bytes(Object value) {
     try {
-      return MAPPER.writeValueAsBytes(value);
+      return Jackson.MAPPER.writeValueAsBytes(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
     }

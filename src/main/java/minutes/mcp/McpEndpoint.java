@@ -60,6 +60,10 @@ public final class McpEndpoint implements HttpHandler, AutoCloseable {
     this.maxBodyBytes = maxBodyBytes;
     this.origins = DefaultServerTransportSecurityValidator.builder().allowedOrigins(allowedOrigins).build();
     McpTools tools = new McpTools(routes, metrics);
+    // The SDK's own mapper, not Jackson.MAPPER: it writes and reads the protocol's JSON-RPC shapes
+    // (camelCase, absent fields left out, as the MCP specification has them), which the SDK's
+    // annotations describe for its default configuration; the API's snake_case and always-written
+    // nulls are REST's contract, and reach MCP inside tool results, already written by Json.
     JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
     transport = new HttpTransport(json, tools, maxBodyBytes);
     server = McpServer.sync(transport)

@@ -23,10 +23,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.http.ApiError;
 import minutes.http.ErrorMapper;
-import minutes.http.Metrics;
 import minutes.http.Json;
+import minutes.http.Metrics;
 import minutes.http.Params;
 import minutes.http.Routes;
+import minutes.json.Jackson;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 
@@ -202,7 +203,7 @@ final class McpTools {
       // A parameter that changes the answer's media type (transcript format=vtt) is for REST only:
       // a tool answers the JSON its output schema describes.
       if (p.path("x-rest-only").asBoolean()) continue;
-      Map<String, Object> property = new LinkedHashMap<>(Json.MAPPER.convertValue(p.get("schema"),
+      Map<String, Object> property = new LinkedHashMap<>(Jackson.MAPPER.convertValue(p.get("schema"),
           new TypeReference<Map<String, Object>>() {}));
       property.put("description", p.path("description").asText());
       properties.put(p.get("name").asText(), property);
@@ -226,10 +227,10 @@ final class McpTools {
     Map<String, JsonNode> defs = new LinkedHashMap<>();
     collect(components, ref.substring(SCHEMAS.length()), defs);
     ObjectNode top = (ObjectNode) rewrite(defs.remove(ref.substring(SCHEMAS.length())));
-    ObjectNode all = Json.MAPPER.createObjectNode();
+    ObjectNode all = Jackson.MAPPER.createObjectNode();
     defs.forEach((name, schema) -> all.set(name, rewrite(schema)));
     if (!all.isEmpty()) top.set("$defs", all);
-    return Json.MAPPER.convertValue(top, new TypeReference<Map<String, Object>>() {});
+    return Jackson.MAPPER.convertValue(top, new TypeReference<Map<String, Object>>() {});
   }
 
   private static void collect(JsonNode components, String name, Map<String, JsonNode> into) {
@@ -242,7 +243,7 @@ final class McpTools {
 
   private static JsonNode rewrite(JsonNode schema) {
     try {
-      return Json.MAPPER.readTree(schema.toString().replace("\"" + SCHEMAS, "\"#/$defs/"));
+      return Jackson.MAPPER.readTree(schema.toString().replace("\"" + SCHEMAS, "\"#/$defs/"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -250,7 +251,7 @@ final class McpTools {
 
   private static JsonNode openApi() {
     try (InputStream in = McpTools.class.getResourceAsStream("/openapi.json")) {
-      return Json.MAPPER.readTree(in);
+      return Jackson.MAPPER.readTree(in);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

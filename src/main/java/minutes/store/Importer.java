@@ -2,7 +2,6 @@ package minutes.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import minutes.config.Config;
+import minutes.json.Jackson;
 
 /**
  * Loads NDJSON in the import format of decisions.md, delete lines included. Two streaming
@@ -34,7 +34,6 @@ import minutes.config.Config;
  * one per import.
  */
 public final class Importer {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   /** Faults beyond this are counted, not listed, so a wholly wrong file cannot flood the terminal. */
   static final int MAX_REPORTED = 1000;
 
@@ -44,13 +43,6 @@ public final class Importer {
     void update(String phase, long lines, long bytesRead, long bytesTotal);
 
     Progress NONE = (phase, lines, read, total) -> {};
-  }
-
-  public record LineError(String file, long line, String field, String message) {
-    @Override
-    public String toString() {
-      return file + ":" + line + ": " + (field == null ? "" : field + ": ") + message;
-    }
   }
 
   /** The file was refused: nothing was written. */
@@ -119,7 +111,7 @@ public final class Importer {
       forEachLine(files, totalBytes, "checking", (file, lineNo, text) -> {
         JsonNode n;
         try {
-          n = MAPPER.readTree(text);
+          n = Jackson.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
           record(errors, badLines, List.of(new LineError(file, lineNo, null, "not valid JSON: " + e.getOriginalMessage())));
           return;
@@ -183,7 +175,7 @@ public final class Importer {
         dialect.lockForWriting(c);
         w.meetingsNamed(meetings);
         forEachLine(files, totalBytes, "importing", (file, lineNo, text) -> {
-          JsonNode n = MAPPER.readTree(text);
+          JsonNode n = Jackson.MAPPER.readTree(text);
           counts[0]++;
           try {
             switch (n.get("kind").asText()) {

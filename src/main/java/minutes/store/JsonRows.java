@@ -1,6 +1,5 @@
 package minutes.store;
 
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.lang.reflect.RecordComponent;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -10,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import minutes.json.Jackson;
 
 /**
  * List rows as ready JSON objects, written into an answer as they are ({@link RawJson}). The
@@ -20,8 +20,6 @@ import java.util.Map;
  * the CPU, and SQLite's json_object saved little (docs/BENCHMARKS.md): one way for both.
  */
 public final class JsonRows {
-  private static final PropertyNamingStrategies.NamingBase NAMES = new PropertyNamingStrategies.SnakeCaseStrategy();
-
   private JsonRows() {}
 
   /**
@@ -68,7 +66,7 @@ public final class JsonRows {
       if (components[i].getType() != String.class) {
         throw new IllegalArgumentException(shape.getSimpleName() + "." + components[i].getName() + " is not text");
       }
-      keys[i] = NAMES.translate(components[i].getName());
+      keys[i] = Jackson.NAMES.translate(components[i].getName());
     }
     return new Shape(keys, expressions);
   }

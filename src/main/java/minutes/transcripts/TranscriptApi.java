@@ -3,11 +3,11 @@ package minutes.transcripts;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import minutes.formats.Cue;
-import minutes.formats.CueFormat;
+import minutes.formats.Format;
 import minutes.http.ApiError;
 import minutes.http.Json;
 import minutes.http.Pagination;
@@ -26,6 +26,9 @@ import minutes.store.TranscriptSegments;
  * that match a search text). Stateless.
  */
 public final class TranscriptApi {
+  /** The answer's formats: json, the API's own (no file format), then the cue files. */
+  private static final List<String> FORMATS = Stream.concat(Stream.of("json"), Format.cueFiles().stream()).toList();
+
   private TranscriptApi() {}
 
   public record Segment(int index, String speakerName, String speakerEmail, long startMs, Long endMs, String text) {}
@@ -44,8 +47,7 @@ public final class TranscriptApi {
     if (fromMs.isPresent() && toMs.isPresent() && toMs.get() <= fromMs.get()) {
       throw ApiError.badParam("to_ms", "to_ms must be greater than from_ms");
     }
-    Optional<CueFormat> file = p.oneOf("format", List.of("json", "vtt", "srt"))
-        .filter(f -> !f.equals("json")).map(f -> CueFormat.valueOf(f.toUpperCase(Locale.ROOT)));
+    Optional<Format> file = p.oneOf("format", FORMATS).flatMap(Format::named);
     String id = MeetingsApi.visibleMeetingId(r);
     Sql where = new Sql("FROM transcript_segment WHERE meeting_id = ?", id);
     // A segment overlaps [from_ms, to_ms) when it starts before to_ms and starts or still

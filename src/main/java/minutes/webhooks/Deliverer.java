@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import minutes.changes.ChangesApi;
 import minutes.changes.Cursors;
 import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.keys.ApiKeys;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
@@ -214,7 +215,7 @@ public final class Deliverer implements AutoCloseable {
     int attempts = w.attempts();
     for (ChangesApi.Row row : rows) {
       if (closed) return;
-      JsonNode change = Json.MAPPER.readTree(row.json().utf8());
+      JsonNode change = Jackson.MAPPER.readTree(row.json().utf8());
       String changedAt = change.get("changed_at").asText();
       oldest.put(w.id(), Times.parseDateTime(changedAt).toEpochMilli());
       Attempt a = post(w, row.seq(), change.get("meeting_id").asText(), row.change(), changedAt, cursors.encode(row.seq()));

@@ -24,7 +24,7 @@ import minutes.OpenApiCheck;
 import minutes.TestLines;
 import minutes.TestStore;
 import minutes.config.Config;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.store.Sql;
 import minutes.store.Times;
 import org.junit.jupiter.api.AfterEach;
@@ -164,7 +164,7 @@ class RetentionTest {
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {
-    return Json.MAPPER.readTree(r.body());
+    return Jackson.MAPPER.readTree(r.body());
   }
 
   private static void copyTree(Path from, Path to) throws Exception {

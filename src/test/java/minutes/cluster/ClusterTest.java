@@ -23,7 +23,7 @@ import minutes.App;
 import minutes.TestStore;
 import minutes.cli.Cli;
 import minutes.config.Config;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -89,7 +89,7 @@ class ClusterTest {
     String key = cli("keys", "create", "--workspace", "acme", "--scopes", "meetings:read").lastLine();
     String m1 = minutes.Fixtures.M1;
     for (App node : List.of(a, b)) awaitHits(node, key, "quarterly", List.of(m1), System.nanoTime());
-    String fromA = Json.MAPPER.readTree(get(a, "/api/v1/changes", key).body()).get("next_cursor").asText();
+    String fromA = Jackson.MAPPER.readTree(get(a, "/api/v1/changes", key).body()).get("next_cursor").asText();
 
     Path file = dir.resolve("delete.ndjson");
     Files.writeString(file, "{\"kind\":\"delete\",\"what\":\"meeting\",\"workspace\":\"acme\",\"id\":\"" + m1 + "\"}\n");
@@ -99,13 +99,13 @@ class ClusterTest {
       assertEquals(404, get(node, "/api/v1/meetings/" + m1, key).statusCode(), "at once");
       awaitHits(node, key, "quarterly", List.of(), deleted);
     }
-    JsonNode onB = Json.MAPPER.readTree(get(b, "/api/v1/changes?since=" + fromA, key).body());
+    JsonNode onB = Jackson.MAPPER.readTree(get(b, "/api/v1/changes?since=" + fromA, key).body());
     assertEquals(1, onB.get("data").size(), onB.toString());
     assertEquals(m1, onB.at("/data/0/meeting_id").asText());
     assertEquals("delete", onB.at("/data/0/change").asText());
     HttpResponse<String> backOnA = get(a, "/api/v1/changes?since=" + onB.get("next_cursor").asText(), key);
     assertEquals(200, backOnA.statusCode(), backOnA.body());
-    assertEquals(0, Json.MAPPER.readTree(backOnA.body()).get("data").size());
+    assertEquals(0, Jackson.MAPPER.readTree(backOnA.body()).get("data").size());
   }
 
   /**
@@ -191,7 +191,7 @@ class ClusterTest {
     HttpResponse<String> r = get(node, "/api/v1/search?q=" + query, key);
     assertEquals(200, r.statusCode(), r.body());
     List<String> found = new ArrayList<>();
-    for (JsonNode hit : Json.MAPPER.readTree(r.body()).get("data")) found.add(hit.get("meeting_id").asText());
+    for (JsonNode hit : Jackson.MAPPER.readTree(r.body()).get("data")) found.add(hit.get("meeting_id").asText());
     return found;
   }
 

@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import minutes.TestStore;
-import minutes.http.Json;
 import minutes.http.Params;
 import minutes.http.Request;
+import minutes.json.Jackson;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.meetings.MeetingOrder;
@@ -47,14 +47,14 @@ class CustomerCountsTest {
         "{\"kind\":\"workspace\",\"slug\":\"a\",\"name\":\"A\",\"domains\":[\"a.example\"]}",
         "{\"kind\":\"workspace\",\"slug\":\"b\",\"name\":\"B\"}"));
     for (int c = 0; c < 14; c++) {
-      ObjectNode company = Json.MAPPER.createObjectNode().put("kind", "company").put("workspace", c % 5 == 0 ? "b" : "a")
+      ObjectNode company = Jackson.MAPPER.createObjectNode().put("kind", "company").put("workspace", c % 5 == 0 ? "b" : "a")
           .put("id", new UUID(7, c).toString()).put("name", NAMES[random.nextInt(NAMES.length)]);
       ArrayNode domains = company.putArray("domains");
       for (String d : DOMAINS) if (random.nextInt(4) == 0) domains.add(d);
-      lines.add(Json.MAPPER.writeValueAsString(company));
+      lines.add(Jackson.MAPPER.writeValueAsString(company));
     }
     for (int m = 0; m < 150; m++) {
-      ObjectNode meeting = Json.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", m % 7 == 0 ? "b" : "a")
+      ObjectNode meeting = Jackson.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", m % 7 == 0 ? "b" : "a")
           .put("id", new UUID(random.nextLong(), random.nextLong()).toString()).put("title", "M")
           .put("platform", "zoom").put("source", "calendar").put("status", "ready")
           // few distinct times, so that the latest meeting is often a tie
@@ -67,7 +67,7 @@ class CustomerCountsTest {
       }
       ArrayNode viewers = meeting.putArray("visible_to");
       for (String v : VIEWERS) if (random.nextInt(3) == 0) viewers.add(v);
-      lines.add(Json.MAPPER.writeValueAsString(meeting));
+      lines.add(Jackson.MAPPER.writeValueAsString(meeting));
     }
     Path file = Files.write(dir.resolve("data.ndjson"), lines);
     try (TestStore store = TestStore.create(dir)) {

@@ -16,8 +16,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import minutes.formats.ImportWriter.Counts;
 import minutes.generate.CorpusGenerator.Options;
-import minutes.generate.ImportWriter.Counts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

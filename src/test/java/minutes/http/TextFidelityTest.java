@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import minutes.ApiServer;
+import minutes.json.Jackson;
 import minutes.store.Importer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class TextFidelityTest {
 
   @BeforeAll
   static void importTrickyText() throws Exception {
-    ObjectNode line = Json.MAPPER.createObjectNode()
+    ObjectNode line = Jackson.MAPPER.createObjectNode()
         .put("kind", "meeting").put("workspace", "acme").put("id", MEETING).put("title", TITLE)
         .put("platform", "zoom").put("source", "calendar").put("status", "ready")
         .put("created_at", "2030-01-01T00:00:00Z");
@@ -43,7 +44,7 @@ class TextFidelityTest {
         .put("verdict", "open").put("status", "open");
     Path file = Files.createTempFile("minutes-text-", ".ndjson");
     try {
-      Files.writeString(file, Json.MAPPER.writeValueAsString(line) + "\n");
+      Files.writeString(file, Jackson.MAPPER.writeValueAsString(line) + "\n");
       new Importer(api.store(), Importer.Progress.NONE).run(List.of(file));
     } finally {
       Files.delete(file);

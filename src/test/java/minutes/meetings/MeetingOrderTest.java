@@ -12,15 +12,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import minutes.http.Json;
-import minutes.http.Pagination;
-import minutes.keys.Scope;
-import minutes.keys.Principal;
 import minutes.TestStore;
+import minutes.http.Pagination;
+import minutes.json.Jackson;
+import minutes.keys.Principal;
+import minutes.keys.Scope;
 import minutes.store.Db;
-import minutes.store.Store;
 import minutes.store.Importer;
 import minutes.store.RawJson;
+import minutes.store.Store;
 import minutes.store.Times;
 import minutes.store.Vocabulary;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class MeetingOrderTest {
         "{\"kind\":\"workspace\",\"slug\":\"a\",\"name\":\"A\",\"domains\":[\"a.example\"]}",
         "{\"kind\":\"workspace\",\"slug\":\"b\",\"name\":\"B\"}"));
     for (int m = 0; m < 90; m++) {
-      var line = Json.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", m % 6 == 0 ? "b" : "a")
+      var line = Jackson.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", m % 6 == 0 ? "b" : "a")
           .put("id", new UUID(random.nextLong(), random.nextLong()).toString()).put("title", TITLES[random.nextInt(TITLES.length)])
           .put("platform", pick(random, Vocabulary.PLATFORMS)).put("source", pick(random, Vocabulary.MEETING_SOURCES))
           .put("status", pick(random, Vocabulary.MEETING_STATUSES))
@@ -54,7 +54,7 @@ class MeetingOrderTest {
       if (random.nextInt(4) > 0) line.put("starts_at", "2026-0" + (1 + random.nextInt(3)) + "-1" + random.nextInt(3) + "T09:00:00Z");
       var viewers = line.putArray("visible_to");
       for (String v : VIEWERS) if (random.nextInt(3) == 0) viewers.add(v);
-      lines.add(Json.MAPPER.writeValueAsString(line));
+      lines.add(Jackson.MAPPER.writeValueAsString(line));
     }
     Path file = dir.resolve("data.ndjson");
     Files.write(file, lines);

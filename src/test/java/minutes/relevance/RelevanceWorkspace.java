@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import minutes.generate.ImportWriter;
+import minutes.formats.ImportWriter;
 
 /**
  * The QMSum meetings as minutes imports them: a neutral title ({@code Meeting <name>}) so that

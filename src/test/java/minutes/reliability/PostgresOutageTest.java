@@ -26,7 +26,7 @@ import minutes.App;
 import minutes.OwnPostgres;
 import minutes.TestStore;
 import minutes.config.Config;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.keys.ApiKeys;
 import minutes.keys.Scope;
 import minutes.store.Importer;
@@ -98,11 +98,11 @@ class PostgresOutageTest {
         awaitCount(statuses, 200, 8); // the clients are asking
         pg.stop();
         HttpResponse<String> health = awaitStatus(base + "/healthz", null, 503, Duration.ofSeconds(20));
-        JsonNode error = Json.MAPPER.readTree(health.body()).get("error");
+        JsonNode error = Jackson.MAPPER.readTree(health.body()).get("error");
         assertEquals("database (PostgreSQL): not reachable", error.get("message").asText(), health.body());
         assertNotNull(health.headers().firstValue("Retry-After").orElse(null));
         HttpResponse<String> down = awaitStatus(base + "/api/v1/meetings", key, 503, Duration.ofSeconds(20));
-        assertEquals("unavailable", Json.MAPPER.readTree(down.body()).at("/error/code").asText(), down.body());
+        assertEquals("unavailable", Jackson.MAPPER.readTree(down.body()).at("/error/code").asText(), down.body());
         awaitCount(statuses, 503, count(statuses, 503) + 20); // the clients keep asking while it is down
 
         pg.restart();

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import minutes.TestStore;
+import minutes.json.Jackson;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +99,7 @@ class ImportTest {
     Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
     assertEquals(1, refused.badLines());
     assertEquals(11, refused.errors().get(0).line());
-    assertEquals("starts_at", refused.errors().get(0).field());
+    assertEquals("starts_at", refused.errors().get(0).path());
     assertEquals(before, content());
   }
 
@@ -118,7 +119,7 @@ class ImportTest {
             + "\"startsAt\":\"2026-01-01T00:00:00Z\"}"));
     Importer.Refused refused = assertThrows(Importer.Refused.class, () -> importFiles(bad));
     assertEquals(4, refused.badLines());
-    List<String> where = refused.errors().stream().map(e -> e.line() + ":" + e.field()).toList();
+    List<String> where = refused.errors().stream().map(e -> e.line() + ":" + e.path()).toList();
     assertTrue(where.contains("2:kind"), where.toString());
     assertTrue(where.contains("3:null"), where.toString());
     assertTrue(where.contains("5:workspace"), where.toString());
@@ -143,11 +144,11 @@ class ImportTest {
     String replaced = m1.replaceAll("\"transcript\": \\[.*\\]}$", "\"transcript\": []}")
         .replace("Quarterly planning with Müller", "Renamed planning");
     // Participants and protocols left out of the line: the meeting keeps none of its old ones.
-    var json = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(replaced);
+    var json = (com.fasterxml.jackson.databind.node.ObjectNode) Jackson.MAPPER.readTree(replaced);
     assertTrue(json.remove("participants") != null && json.remove("protocols") != null, "the fixture line has both");
     assertEquals(m1Id, json.get("id").asText());
     Path change = dir.resolve("change.ndjson");
-    Files.writeString(change, minutes.http.Json.MAPPER.writeValueAsString(json) + "\n");
+    Files.writeString(change, Jackson.MAPPER.writeValueAsString(json) + "\n");
     importFiles(change);
     try (Connection c = db.write()) {
       ResultSet rs = c.createStatement().executeQuery(
@@ -203,9 +204,9 @@ class ImportTest {
     String before = content();
     String takenTaskId = firstTaskOfM1();
     String m1 = fixtureLineOfM1();
-    var freed = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(m1);
+    var freed = (com.fasterxml.jackson.databind.node.ObjectNode) Jackson.MAPPER.readTree(m1);
     for (var p : freed.withArray("protocols")) ((com.fasterxml.jackson.databind.node.ObjectNode) p).putArray("action_items");
-    String freeing = minutes.http.Json.MAPPER.writeValueAsString(freed), taking = copyWithNewIds(m1, takenTaskId);
+    String freeing = Jackson.MAPPER.writeValueAsString(freed), taking = copyWithNewIds(m1, takenTaskId);
 
     Path takeFirst = dir.resolve("take-first.ndjson");
     Files.write(takeFirst, List.of(taking, freeing));
@@ -233,7 +234,7 @@ class ImportTest {
 
   /** The meeting line with fresh meeting, minutes and task ids; the first task takes {@code taskId} when given. */
   private static String copyWithNewIds(String meetingLine, String taskId) throws IOException {
-    var json = (com.fasterxml.jackson.databind.node.ObjectNode) minutes.http.Json.MAPPER.readTree(meetingLine);
+    var json = (com.fasterxml.jackson.databind.node.ObjectNode) Jackson.MAPPER.readTree(meetingLine);
     json.put("id", java.util.UUID.randomUUID().toString());
     boolean first = true;
     for (var p : json.withArray("protocols")) {
@@ -244,7 +245,7 @@ class ImportTest {
         first = false;
       }
     }
-    return minutes.http.Json.MAPPER.writeValueAsString(json);
+    return Jackson.MAPPER.writeValueAsString(json);
   }
 
   private long count(String sql) throws SQLException {

@@ -20,6 +20,7 @@ import minutes.GeneratedLists;
 import minutes.Property;
 import minutes.TestStore;
 import minutes.http.Json;
+import minutes.json.Jackson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class JsonRowsPropertyTest {
    * its UTF-16 surrogate pair as two escapes. Both decode to the same text; Jackson-written
    * answers (a single meeting, search) still spell such characters the default way.
    */
-  private static final ObjectWriter JACKSON = Json.MAPPER.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
+  private static final ObjectWriter JACKSON = Jackson.MAPPER.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
 
   private static Path dir;
   private static TestStore postgres; // the run's PostgreSQL, on that run only

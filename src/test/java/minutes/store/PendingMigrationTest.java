@@ -18,7 +18,7 @@ import java.util.UUID;
 import minutes.App;
 import minutes.TestStore;
 import minutes.config.Config;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.keys.ApiKeys;
 import minutes.keys.Scope;
 import org.junit.jupiter.api.Test;
@@ -87,12 +87,12 @@ class PendingMigrationTest {
         Migrations.migrate(db);
         HttpResponse<String> r = get(app, "/api/v1/action-items", key);
         assertEquals(200, r.statusCode(), r.body());
-        JsonNode task = Json.MAPPER.readTree(r.body()).at("/data/0");
+        JsonNode task = Jackson.MAPPER.readTree(r.body()).at("/data/0");
         assertEquals("Send the budget", task.get("task").asText());
         assertEquals(MEETING, task.get("meeting_id").asText());
         assertEquals("Weekly Review", task.get("meeting_title").asText());
         assertEquals("2026-03-02T10:00:00Z", task.get("meeting_starts_at").asText());
-        assertEquals(1, Json.MAPPER.readTree(r.body()).at("/pagination/total").asInt());
+        assertEquals(1, Jackson.MAPPER.readTree(r.body()).at("/pagination/total").asInt());
       }
     }
   }
@@ -117,7 +117,7 @@ class PendingMigrationTest {
       HttpResponse<String> r = get(app, path, key);
       assertEquals(503, r.statusCode(), r.body());
       assertNotNull(r.headers().firstValue("Retry-After").orElse(null));
-      assertEquals("unavailable", Json.MAPPER.readTree(r.body()).at("/error/code").asText());
+      assertEquals("unavailable", Jackson.MAPPER.readTree(r.body()).at("/error/code").asText());
       // Without a key it is still 401 first.
       assertEquals(401, get(app, path, null).statusCode());
     }

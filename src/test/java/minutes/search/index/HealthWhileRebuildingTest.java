@@ -14,7 +14,7 @@ import java.util.Map;
 import minutes.App;
 import minutes.TestStore;
 import minutes.config.Config;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.store.Migrations;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +49,7 @@ class HealthWhileRebuildingTest {
         assertEquals(503, pending.statusCode(), pending.body());
         assertEquals("5", pending.headers().firstValue("Retry-After").orElse(null));
         assertEquals("application/json; charset=utf-8", pending.headers().firstValue("Content-Type").orElse(null));
-        JsonNode body = Json.MAPPER.readTree(pending.body());
+        JsonNode body = Jackson.MAPPER.readTree(pending.body());
         assertEquals(List.of("error"), fieldNames(body), pending.body());
         JsonNode error = body.get("error");
         assertEquals(List.of("status", "code", "field", "message"), fieldNames(error), pending.body());

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import minutes.Property;
 import minutes.TestStore;
-import minutes.http.Json;
+import minutes.json.Jackson;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.search.SearchApi;
@@ -266,7 +266,7 @@ class CompanyFacetPropertyTest {
   }
 
   static String line(String slug, Company co) {
-    ObjectNode n = Json.MAPPER.createObjectNode().put("kind", "company").put("workspace", slug).put("id", co.id())
+    ObjectNode n = Jackson.MAPPER.createObjectNode().put("kind", "company").put("workspace", slug).put("id", co.id())
         .put("name", co.name());
     ArrayNode domains = n.putArray("domains");
     // Upper case in the file: the database holds domains in lower case.
@@ -275,7 +275,7 @@ class CompanyFacetPropertyTest {
   }
 
   static String line(Property.Case c, String slug, Meeting m) {
-    ObjectNode n = Json.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", slug).put("id", m.id())
+    ObjectNode n = Jackson.MAPPER.createObjectNode().put("kind", "meeting").put("workspace", slug).put("id", m.id())
         .put("title", "zebra sync").put("platform", "zoom").put("source", "calendar").put("status", "ready")
         .put("created_at", "2026-0" + c.between(1, 9) + "-01T10:00:00Z");
     ArrayNode people = n.putArray("participants");

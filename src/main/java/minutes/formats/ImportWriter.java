@@ -1,17 +1,21 @@
-package minutes.generate;
+package minutes.formats;
 
-import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import minutes.json.Jackson;
 import minutes.store.Times;
 
 /**
- * Writes the lines of the import format (decisions.md, "Import format") one record at a time,
- * so that generators can stream any number of meetings. Counts what it wrote.
+ * The lines of the import format (decisions.md, "Import format") as records, and their writer:
+ * one record at a time, so that the generators and the format converters stream any number of
+ * meetings. Nulls are written (the import reads them as absent). Counts what it wrote. Not
+ * thread-safe.
  */
 public final class ImportWriter {
 
@@ -64,15 +68,22 @@ public final class ImportWriter {
   /** What a run wrote: meetings and action items (over all protocols). */
   public record Counts(long meetings, long tasks) {}
 
-  private static final JsonFactory FACTORY = new JsonFactory();
-
   private final JsonGenerator json;
   private long meetings;
   private long tasks;
 
   public ImportWriter(Writer out) throws IOException {
-    json = FACTORY.createGenerator(out);
-    // The caller owns the writer (it may be stdout).
+    this(Jackson.MAPPER.createGenerator(out));
+  }
+
+  /** Writes UTF-8 to {@code out}. */
+  public ImportWriter(OutputStream out) throws IOException {
+    this(Jackson.MAPPER.createGenerator(out, JsonEncoding.UTF8));
+  }
+
+  private ImportWriter(JsonGenerator json) {
+    this.json = json;
+    // The caller owns the output (it may be stdout).
     json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     json.setRootValueSeparator(null);
   }
