@@ -12,6 +12,7 @@
 # OTHER_REV may name several commits, comma-separated (A B C, A B C, ...): each against the same
 # rounds of this checkout. AB_PATHS=file loads those paths instead of the search paths (for
 # example bench/api-mix.sh's mix of the other endpoints); the figures are then per request.
+# Its lines "personal PATH" carry a personal key of the corpus's first user (bench/paths.lua).
 #   [STORE=sqlite|postgresql] [CONNS=8] [BENCH_OUT=dir] [AB_PATHS=file] bench/jar-ab.sh OTHER_REV[,OTHER_REV...] [ROUNDS] [WARM]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +76,12 @@ export MINUTES_HTTP_PORT=$PORT
 WS=bench-1
 [ ! -f "$OUT/corpus.ndjson" ] || WS=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
 KEY=$("$JAVA" -jar target/ab-this.jar keys create --workspace "$WS" --scopes meetings:read,action_items:read,transcripts:read --name jar-ab | tail -1)
+PKEY=$KEY
+if [ -f "$OUT/corpus.ndjson" ]; then
+  USER_EMAIL=$(grep -m1 '"kind":"user"' "$OUT/corpus.ndjson" | sed 's/.*"email":"\([^"]*\)".*/\1/')
+  PKEY=$("$JAVA" -jar target/ab-this.jar keys create --workspace "$WS" --user "$USER_EMAIL" --scopes meetings:read,action_items:read --name jar-ab | tail -1)
+fi
+export PKEY
 cpu() { # CPU ticks of the given processes
   for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
 }

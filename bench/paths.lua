@@ -1,8 +1,13 @@
 -- wrk script: cycles through the request paths listed (one per line) in the file named by
 -- the PATHS environment variable, with the key in KEY. Each connection starts at its own line.
+-- A line "personal PATH" is sent with the key in PKEY instead (a personal key).
 local paths = {}
-for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
-local key = os.getenv("KEY")
+local keys = {}
+for line in io.lines(os.getenv("PATHS")) do
+  local path = line:match("^personal (.*)")
+  paths[#paths + 1] = path or line
+  keys[#keys + 1] = path and os.getenv("PKEY") or os.getenv("KEY")
+end
 local counter = 0
 
 function setup(thread)
@@ -16,5 +21,6 @@ end
 
 function request()
   i = i + 1
-  return wrk.format("GET", paths[(i % #paths) + 1], { ["Authorization"] = "Bearer " .. key })
+  local n = (i % #paths) + 1
+  return wrk.format("GET", paths[n], { ["Authorization"] = "Bearer " .. keys[n] })
 end

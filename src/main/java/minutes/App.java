@@ -14,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,7 +41,6 @@ import minutes.search.query.SplitSearch;
 import minutes.store.DataWatch;
 import minutes.store.Db;
 import minutes.store.Store;
-import minutes.store.Totals;
 import minutes.tasks.TaskOrder;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
@@ -86,7 +86,7 @@ public final class App implements AutoCloseable {
     taskOrder = new TaskOrder(db);
     TasksApi tasks = new TasksApi(taskOrder);
     meetingOrder = new MeetingOrder(db);
-    MeetingsApi meetings = new MeetingsApi(meetingOrder, new Totals());
+    MeetingsApi meetings = new MeetingsApi(meetingOrder);
     search = SearchIndex.start(config, db);
     split = new SplitSearch(Runtime.getRuntime().availableProcessors());
     Metrics metrics = new Metrics(db, () -> {
@@ -96,7 +96,9 @@ public final class App implements AutoCloseable {
     metrics.watchOrder("tasks", taskOrder::status);
     metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();
-    feedWatch = new FeedWatch(db).start();
+    // Each newer data version starts the orders' rebuild at once: a list request waits for the
+    // rest of it, never answers from an older version (DataSnapshot).
+    feedWatch = new FeedWatch(db).onNewVersion(taskOrder::changed).onNewVersion(meetingOrder::changed).start();
     stream = new ChangeStream(db, feedWatch);
     Set<String> feedTables = Set.of("change_log", "change_feed", "change_state");
     watch = db.store().watch();
@@ -122,6 +124,9 @@ public final class App implements AutoCloseable {
     else routes.open("/metrics", metrics.endpoint());
     mcp = new McpEndpoint(routes, metrics, config.mcpAllowedOrigins(), MAX_BODY_BYTES, config.cacheControl(), version());
     routes.anyMethod(McpEndpoint.PATH, mcp);
+    // Before listening, as the search index: the orders are the only way the lists answer. After
+    // the index opened and before the warm-up, so that they do not share the cores with it.
+    buildOrders();
     // Before listening, so that the first clients find the search path compiled.
     metrics.warmedUp(SearchWarmUp.run(db, search, routes, config.searchWarmupMs()));
     HttpHandler answer = new ErrorMapper(metrics, exchange -> {
@@ -164,13 +169,6 @@ public final class App implements AutoCloseable {
         .setHandler(root)
         .build();
     server.start();
-    // Only now: building the list orders takes both cores for seconds (10-15 s at 100,000
-    // meetings). Built while the index opened and the warm-up ran, they made a restart at that
-    // size answer its first search after 6.3-7.5 s instead of 5.1 s, with 7-10 warm-up searches
-    // instead of 26-38 (docs/BENCHMARKS.md, 2026-11-26). Until they are built the lists answer
-    // from SQL, as after an import.
-    taskOrder.buildInBackground();
-    meetingOrder.buildInBackground();
     port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
     log.info("minutes {} listening on http://{}:{}, ready in {} ms ({} ms since the JVM started); {}",
         version(), config.httpHost(), port, (System.nanoTime() - started) / 1_000_000,
@@ -180,6 +178,25 @@ public final class App implements AutoCloseable {
           + "or keep /metrics away from untrusted networks (see docs/OPERATIONS.md)", config.httpHost());
     }
     return this;
+  }
+
+  /**
+   * Builds the list orders now. One that cannot be built yet (the database is away, or a
+   * pending migration has not created its tables) is built by the first request that needs it,
+   * which waits for it, as after an import.
+   */
+  private void buildOrders() {
+    try {
+      taskOrder.build();
+    } catch (SQLException e) {
+      log.warn("task order not built at start ({}); the first request of GET /action-items builds it", e.getMessage());
+    }
+    try {
+      meetingOrder.build();
+    } catch (SQLException e) {
+      log.warn("meeting order not built at start ({}); the first request of GET /meetings or /customers builds it",
+          e.getMessage());
+    }
   }
 
   public int port() {

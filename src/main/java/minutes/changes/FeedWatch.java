@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import minutes.keys.Visibility;
 import minutes.store.ChangeHistory;
 import minutes.store.Db;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * thread looks at the newest change number every {@link #POLL_MILLIS} (imports are other
  * processes, or other nodes of a cluster: the database is the one place their commits show); when
  * it moved and someone waits, one more statement reads which audiences the new changes reach, and
- * only their waiters wake. A waiter holds no thread and no connection. Thread-safe.
+ * only their waiters wake. A waiter holds no thread and no connection. What follows every data
+ * version (the in-memory list orders) is told of each newer one it sees ({@link #onNewVersion}).
+ * Thread-safe.
  */
 public final class FeedWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FeedWatch.class);
@@ -37,6 +40,7 @@ public final class FeedWatch implements AutoCloseable {
   private final Db db;
   private final Object lock = new Object();
   private final List<Waiter> waiting = new ArrayList<>();
+  private final List<LongConsumer> followers = new ArrayList<>();
   /** The newest change number looked at: every waiter that read at least this far has been told of what came before. */
   private long seen;
   private boolean closed;
@@ -44,6 +48,15 @@ public final class FeedWatch implements AutoCloseable {
 
   public FeedWatch(Db db) {
     this.db = db;
+  }
+
+  /**
+   * Tells {@code follower} of each newer data version this watch sees, on the watch thread (it
+   * must hand work off, never block). Call before {@link #start}.
+   */
+  public FeedWatch onNewVersion(LongConsumer follower) {
+    followers.add(follower);
+    return this;
   }
 
   public FeedWatch start() {
@@ -127,6 +140,7 @@ public final class FeedWatch implements AutoCloseable {
     synchronized (lock) {
       seen = Math.max(seen, newest);
     }
+    for (LongConsumer follower : followers) follower.accept(newest);
     return reached;
   }
 

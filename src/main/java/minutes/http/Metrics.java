@@ -140,13 +140,13 @@ public final class Metrics {
   }
 
   /**
-   * Adds an in-memory list order's state under {@code order}: whether requests are answered
-   * from it (0 while it is built, at start or after an import, when they come from SQL) and
-   * how long its last build took.
+   * Adds an in-memory list order's state under {@code order}: whether it is built (0 while it
+   * is rebuilt after an import, when its list's requests wait for it) and how long its last
+   * build took.
    */
   public void watchOrder(String order, Supplier<DataSnapshot.Status> status) {
     Gauge.builder("minutes.list.order.ready", () -> status.get().ready() ? 1 : 0).tag("order", order)
-        .description("1 when the in-memory list order answers requests, 0 while it is being built (answers come from SQL)")
+        .description("1 when the in-memory list order is built, 0 while it is being rebuilt (its list's requests wait for it)")
         .register(registry);
     Gauge.builder("minutes.list.order.build", () -> status.get().lastBuildSeconds()).tag("order", order).baseUnit("seconds")
         .description("How long the last build of the in-memory list order took").register(registry);

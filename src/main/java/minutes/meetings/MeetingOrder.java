@@ -22,14 +22,15 @@ import minutes.store.Vocabulary;
 
 /**
  * Every meeting in each order of GET /meetings, per workspace, with the values its filters
- * test and its list row as JSON, as of one data version. In SQL a deep page steps over every
- * skipped index entry and {@code q} scans titles with LIKE; here both are array work, and a
- * page, rows included, is answered from memory (docs/OPERATIONS.md, "Memory and list orders").
- * {@link DataSnapshot} says when the snapshot is used at all: only when the request's own
- * transaction sees its data version. The rows are rendered as the SQL answer renders them
- * ({@link MeetingsApi#ROW_JSON}) and the orders come from the database's own ORDER BY, so they
- * sort text exactly as the SQL answer does. The same snapshot counts the meetings each company
- * took part in for GET /customers ({@link #tookPart}). Thread-safe.
+ * test and its list row as JSON, as of one data version: the only way the list and the
+ * companies' counts of GET /customers ({@link #tookPart}) answer. In SQL a deep page steps over
+ * every skipped index entry and {@code q} scans titles with LIKE; here both are array work, and
+ * a page, rows included, is answered from memory (docs/OPERATIONS.md, "Memory and list orders";
+ * the A/B against SQL alone in docs/BENCHMARKS.md). {@link DataSnapshot} says which version a
+ * request gets: its own transaction's or a newer one, waiting for a rebuild when it must. The
+ * rows are rendered as the SQL oracle of the tests renders them ({@link MeetingsApi#ROW_JSON})
+ * and the orders come from the database's own ORDER BY, so they sort text exactly as SQL does.
+ * Thread-safe.
  */
 public final class MeetingOrder implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
@@ -43,14 +44,14 @@ public final class MeetingOrder implements AutoCloseable {
     this.snapshot = new DataSnapshot<>(db, "meeting order", MeetingOrder::load);
   }
 
-  /** Builds the order now (tests); the server uses {@link #buildInBackground()}. */
-  public void buildNow() {
-    snapshot.buildNow();
+  /** Builds the order now: at start, before the server listens. */
+  public void build() throws SQLException {
+    snapshot.build();
   }
 
-  /** Start-up: the list answers from SQL until the first order is there, so the server is ready at once. */
-  public void buildInBackground() {
-    snapshot.buildInBackground();
+  /** The data version is now {@code version}: rebuild ({@link DataSnapshot#changed}). */
+  public void changed(long version) {
+    snapshot.changed(version);
   }
 
   /** The meetings a company took part in, as GET /customers counts them: how many, and the latest sort_at (or null). */
@@ -58,15 +59,13 @@ public final class MeetingOrder implements AutoCloseable {
 
   /**
    * For each company, given by its domains: the meetings of the key's workspace that it sees
-   * with a participant in one of them, from the snapshot of {@code version}; empty (and a
-   * rebuild started) when there is none yet. Slots are in sort_at order, so the latest meeting
-   * is the highest slot set.
+   * with a participant in one of them, from the snapshot of {@code version} or a newer one.
+   * Slots are in sort_at order, so the latest meeting is the highest slot set.
    */
-  public Optional<List<TookPart>> tookPart(long version, Principal who, List<List<String>> domainsPerCompany) {
-    Optional<Snapshot> held = snapshot.at(version);
-    if (held.isEmpty()) return Optional.empty();
-    Meetings m = held.get().byWorkspace.get(who.workspaceId());
-    BitSet visible = visible(held.get(), who);
+  public List<TookPart> tookPart(long version, Principal who, List<List<String>> domainsPerCompany) throws SQLException {
+    Snapshot held = snapshot.at(version).value();
+    Meetings m = held.byWorkspace.get(who.workspaceId());
+    BitSet visible = visible(held, who);
     List<TookPart> took = new ArrayList<>(domainsPerCompany.size());
     BitSet seen = new BitSet();
     for (List<String> domains : domainsPerCompany) {
@@ -79,7 +78,7 @@ public final class MeetingOrder implements AutoCloseable {
       int last = seen.length() - 1;
       took.add(new TookPart(seen.cardinality(), last < 0 ? null : m.sortAt[last]));
     }
-    return Optional.of(took);
+    return took;
   }
 
   /** The slots a personal key sees (null: a workspace key sees every meeting of its workspace). */
@@ -88,14 +87,13 @@ public final class MeetingOrder implements AutoCloseable {
     return viewer == null ? null : s.viewers.getOrDefault(who.workspaceId() + " " + viewer, new BitSet());
   }
 
-  /** The page from the snapshot of {@code version}; empty (and a rebuild started) when there is none yet. */
-  Optional<Pagination.Page<RawJson>> page(long version, Principal who, Query f, int offset, int limit) {
-    Optional<Snapshot> held = snapshot.at(version);
-    if (held.isEmpty()) return Optional.empty();
-    Meetings m = held.get().byWorkspace.get(who.workspaceId());
-    if (m == null) return Optional.of(new Pagination.Page<>(List.of(), new Pagination(limit, offset, 0)));
+  /** The page from the snapshot of {@code version} or a newer one. */
+  Pagination.Page<RawJson> page(long version, Principal who, Query f, int offset, int limit) throws SQLException {
+    DataSnapshot.Held<Snapshot> held = snapshot.at(version);
+    Meetings m = held.value().byWorkspace.get(who.workspaceId());
+    if (m == null) return new Pagination.Page<>(List.of(), new Pagination(limit, offset, 0));
     String viewer = Visibility.of(who).viewer();
-    BitSet visible = visible(held.get(), who);
+    BitSet visible = visible(held.value(), who);
     byte status = Vocabulary.code(Vocabulary.MEETING_STATUSES, f.status());
     byte platform = Vocabulary.code(Vocabulary.PLATFORMS, f.platform());
     byte source = Vocabulary.code(Vocabulary.MEETING_SOURCES, f.source());
@@ -133,10 +131,10 @@ public final class MeetingOrder implements AutoCloseable {
         return slot(position);
       }
     };
-    ListOrder.Page page = ListOrder.page(m.size, entries, filterKey, offset, limit, totals, version);
+    ListOrder.Page page = ListOrder.page(m.size, entries, filterKey, offset, limit, totals, held.version());
     List<RawJson> rows = new ArrayList<>(page.ids().length);
     for (long slot : page.ids()) rows.add(m.row[(int) slot]);
-    return Optional.of(new Pagination.Page<>(rows, new Pagination(limit, offset, page.total())));
+    return new Pagination.Page<>(rows, new Pagination(limit, offset, page.total()));
   }
 
   private static Snapshot load(Connection c) throws SQLException {
@@ -198,7 +196,7 @@ public final class MeetingOrder implements AutoCloseable {
     return new Snapshot(byWorkspace, viewers);
   }
 
-  /** Whether the order answers requests now, and how long its last build took (/metrics). */
+  /** Whether the order is built now, and how long its last build took (/metrics). */
   public DataSnapshot.Status status() {
     return snapshot.status();
   }

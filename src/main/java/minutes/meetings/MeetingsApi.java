@@ -17,27 +17,23 @@ import minutes.meetings.MeetingRecords.Participant;
 import minutes.meetings.MeetingRecords.ParticipantList;
 import minutes.meetings.MeetingRecords.ParticipantRow;
 import minutes.meetings.MeetingRecords.Protocol;
-import minutes.store.Db;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
 import minutes.store.RawJson;
 import minutes.store.Sql;
 import minutes.store.Times;
-import minutes.store.Totals;
 import minutes.store.Vocabulary;
 import minutes.tasks.ActionItem;
 
 /** GET /meetings, /meetings/{id} and /meetings/{id}/participants. Thread-safe. */
 public final class MeetingsApi {
   private final MeetingOrder listOrder;
-  private final Totals totals;
 
-  public MeetingsApi(MeetingOrder listOrder, Totals totals) {
+  public MeetingsApi(MeetingOrder listOrder) {
     this.listOrder = listOrder;
-    this.totals = totals;
   }
 
-  /** A row of the list, from SQL here and for the in-memory order ({@link MeetingOrder}). */
+  /** A row of the list, as the in-memory order ({@link MeetingOrder}) holds it and its SQL oracle reads it. */
   static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
       "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
       "m.organizer_email");
@@ -74,33 +70,8 @@ public final class MeetingsApi {
     int offset = p.offset();
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
         status, platform, source, order, descending);
-    Optional<Long> version = r.knownDataVersion();
-    Optional<Pagination.Page<RawJson>> fromOrder = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
-    return fromOrder.isPresent() ? fromOrder.get() : fromSql(r.db(), version, r.principal(), query, offset, limit);
-  }
-
-  /**
-   * The same list from SQL alone: used while the in-memory order is being rebuilt after an
-   * import. {@code version}: what {@link Db#knownDataVersion} gave this transaction, for the total.
-   */
-  Pagination.Page<RawJson> fromSql(Connection c, Optional<Long> version, Principal who, MeetingOrder.Query query,
-      int offset, int limit) throws SQLException {
-    Sql where = new Sql("FROM meeting m WHERE 1 = 1");
-    Visibility.restrict(where, "m", who);
-    query.from().ifPresent(v -> where.add("AND m.sort_at >= ?", v));
-    query.to().ifPresent(v -> where.add("AND m.sort_at < ?", v));
-    query.titleContains().ifPresent(v -> where.add("AND m.title_folded LIKE ? ESCAPE '\\'", "%" + likeEscape(v) + "%"));
-    query.status().ifPresent(v -> where.add("AND m.status = ?", v));
-    query.platform().ifPresent(v -> where.add("AND m.platform = ?", v));
-    query.source().ifPresent(v -> where.add("AND m.source = ?", v));
-
-    long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
-    String dir = query.descending() ? " DESC" : " ASC";
-    List<RawJson> rows = new Sql("SELECT " + ROW_JSON.in())
-        .add(where)
-        .add("ORDER BY " + query.order().column + dir + ", m.id" + dir + " LIMIT ? OFFSET ?", limit, offset)
-        .list(c, rs -> ROW_JSON.read(rs));
-    return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
+    // -1 on a database from before the change log (migration 3), as the order's own version.
+    return listOrder.page(r.knownDataVersion().orElse(-1L), r.principal(), query, offset, limit);
   }
 
   public static Meeting get(Request r) throws SQLException {
@@ -165,9 +136,5 @@ public final class MeetingsApi {
           return new ParticipantRow(rs.getString(1), rs.getString(2), internal, rs.getString(3),
               rs.getString(4), rs.getString(5), domain, rs.getInt(7) != 0);
         });
-  }
-
-  private static String likeEscape(String s) {
-    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
   }
 }

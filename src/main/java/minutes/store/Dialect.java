@@ -29,11 +29,6 @@ public enum Dialect {
     }
 
     @Override
-    public String orderedJoin() {
-      return "CROSS JOIN"; // SQLite's way of fixing the join order; same rows as JOIN
-    }
-
-    @Override
     public boolean isConstraintViolation(SQLException e) {
       return e.getErrorCode() == SQLITE_CONSTRAINT;
     }
@@ -113,11 +108,6 @@ public enum Dialect {
           SELECT c.relname, a.attname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
           WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND a.attnum > 0
             AND NOT a.attisdropped""";
-    }
-
-    @Override
-    public String orderedJoin() {
-      return "JOIN";
     }
 
     @Override
@@ -268,9 +258,6 @@ public enum Dialect {
 
   /** Each column of each table: (table, column); the tables' names come from it too. */
   abstract String columnsQuery();
-
-  /** The join keyword that keeps the written join order where SQLite's planner would pick a bad one. */
-  public abstract String orderedJoin();
 
   /** True when a write failed on a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint. */
   public abstract boolean isConstraintViolation(SQLException e);

@@ -85,11 +85,6 @@ public final class Sql {
     return ps;
   }
 
-  /** Text and bound values: two statements with equal keys return the same rows. */
-  public String key() {
-    return text + " " + values;
-  }
-
   @Override
   public String toString() {
     return text.toString();

@@ -20,10 +20,11 @@ import minutes.store.Vocabulary;
 
 /**
  * Every current task in the order of GET /action-items, held in compact arrays per workspace,
- * as of one data version. Counting 400,000 tasks in SQLite takes about 60 ms and a personal
- * key's visibility check over them far longer; a scan of these arrays takes about a
- * millisecond. The page's rows are then read from the database in the request's own transaction
- * (see {@link DataSnapshot} for when the arrays are used at all). Thread-safe.
+ * as of one data version: the only way that list answers. Counting 400,000 tasks in SQLite
+ * takes about 60 ms and a personal key's visibility check over them far longer; a scan of
+ * these arrays takes about a millisecond (the A/B against SQL alone in docs/BENCHMARKS.md). The
+ * page's rows are then read from the database in the request's own transaction; see
+ * {@link DataSnapshot} for which version a request gets. Thread-safe.
  */
 public final class TaskOrder implements AutoCloseable {
   static final int NO_DUE = Integer.MAX_VALUE;
@@ -39,20 +40,16 @@ public final class TaskOrder implements AutoCloseable {
   record Filter(Optional<String> meetingId, Optional<String> status, Optional<String> verdict,
       Optional<LocalDate> dueFrom, Optional<LocalDate> dueTo) {}
 
-  /**
-   * The page from the snapshot, when the snapshot is of {@code version}; empty (and a rebuild
-   * started) when it is not, so the caller answers from SQL.
-   */
-  Optional<ListOrder.Page> page(long version, Principal who, Filter f, int offset, int limit) {
-    Optional<Snapshot> held = snapshot.at(version);
-    if (held.isEmpty()) return Optional.empty();
-    Snapshot s = held.get();
+  /** The page from the snapshot of {@code version} or a newer one. */
+  ListOrder.Page page(long version, Principal who, Filter f, int offset, int limit) throws SQLException {
+    DataSnapshot.Held<Snapshot> held = snapshot.at(version);
+    Snapshot s = held.value();
     Tasks tasks = s.byWorkspace.get(who.workspaceId());
-    if (tasks == null) return Optional.of(ListOrder.EMPTY);
+    if (tasks == null) return ListOrder.EMPTY;
     String viewer = Visibility.of(who).viewer();
     BitSet visible = viewer == null ? null : s.viewers.getOrDefault(viewer, new BitSet());
     // A meeting without current tasks has no number here: nothing to list.
-    if (f.meetingId().isPresent() && !s.meetingOrder.containsKey(f.meetingId().get())) return Optional.of(ListOrder.EMPTY);
+    if (f.meetingId().isPresent() && !s.meetingOrder.containsKey(f.meetingId().get())) return ListOrder.EMPTY;
     int meeting = f.meetingId().map(s.meetingOrder::get).orElse(-1);
     byte status = Vocabulary.code(Vocabulary.TASK_STATUSES, f.status());
     byte verdict = Vocabulary.code(Vocabulary.VERDICTS, f.verdict());
@@ -85,17 +82,17 @@ public final class TaskOrder implements AutoCloseable {
         return tasks.rowid[first + position];
       }
     };
-    return Optional.of(ListOrder.page(end - first, entries, filterKey, offset, limit, totals, version));
+    return ListOrder.page(end - first, entries, filterKey, offset, limit, totals, held.version());
   }
 
-  /** Builds the order now (tests); the server uses {@link #buildInBackground()}. */
-  public void buildNow() {
-    snapshot.buildNow();
+  /** Builds the order now: at start, before the server listens. */
+  public void build() throws SQLException {
+    snapshot.build();
   }
 
-  /** Start-up: the server answers from SQL until the first order is there, so it is ready at once. */
-  public void buildInBackground() {
-    snapshot.buildInBackground();
+  /** The data version is now {@code version}: rebuild ({@link DataSnapshot#changed}). */
+  public void changed(long version) {
+    snapshot.changed(version);
   }
 
   private static Snapshot load(Connection c) throws SQLException {
@@ -127,7 +124,7 @@ public final class TaskOrder implements AutoCloseable {
     return new Snapshot(byWorkspace, meetingOrder, viewers);
   }
 
-  /** Whether the order answers requests now, and how long its last build took (/metrics). */
+  /** Whether the order is built now, and how long its last build took (/metrics). */
   public DataSnapshot.Status status() {
     return snapshot.status();
   }

@@ -9,7 +9,6 @@ import minutes.http.ApiError;
 import minutes.http.Pagination;
 import minutes.http.Params;
 import minutes.http.Request;
-import minutes.keys.Principal;
 import minutes.keys.Visibility;
 import minutes.store.Ids;
 import minutes.store.JsonRows;
@@ -17,13 +16,11 @@ import minutes.store.ListOrder;
 import minutes.store.RawJson;
 import minutes.store.Sql;
 import minutes.store.Times;
-import minutes.store.Totals;
 import minutes.store.Vocabulary;
 
 /** GET /meetings/{id}/action-items (api-spec 4.4, quirks kept) and GET /action-items (4.5). Thread-safe. */
 public final class TasksApi {
   private final TaskOrder order;
-  private final Totals totals = new Totals();
 
   public TasksApi(TaskOrder order) {
     this.order = order;
@@ -41,7 +38,7 @@ public final class TasksApi {
 
   private static final JsonRows.Shape MEETING_TASK_JSON = JsonRows.object(MeetingTask.class,
       "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.protocol_id");
-  private static final JsonRows.Shape TASK_JSON = JsonRows.object(Task.class,
+  static final JsonRows.Shape TASK_JSON = JsonRows.object(Task.class,
       "a.id", "a.task", "a.owner_name", "a.due", "a.verdict", "a.status", "a.meeting_id", "a.meeting_title",
       "a.meeting_starts_at", "a.protocol_id");
 
@@ -85,50 +82,20 @@ public final class TasksApi {
     int limit = p.limit(200, 100);
     int offset = p.offset();
     // dataVersion, not knownDataVersion: this route needs change_log to exist (App's TASKS tables).
-    long version = r.dataVersion();
-    Optional<ListOrder.Page> fromIndex = order.page(version, r.principal(), f, offset, limit);
-    if (fromIndex.isPresent()) {
-      return new Pagination.Page<>(byRowid(r.db(), fromIndex.get().ids()),
-          new Pagination(limit, offset, fromIndex.get().total()));
-    }
-    return allFromSql(r.db(), version, r.principal(), f, offset, limit);
+    ListOrder.Page page = order.page(r.dataVersion(), r.principal(), f, offset, limit);
+    return new Pagination.Page<>(byRowid(r.db(), page.ids()), new Pagination(limit, offset, page.total()));
   }
 
   /**
-   * The page's rows, read in the request's transaction, in the snapshot's order: from action_item
+   * The page's rows, read in the request's transaction, in the order's order: from action_item
    * alone, which carries its meeting's title and start (migration V6).
    */
   static List<RawJson> byRowid(Connection c, long[] rowids) throws SQLException {
     return JsonRows.byRowid(c, TASK_JSON, "FROM action_item a", "a", rowids);
   }
 
-  /**
-   * The same list from SQL alone: used while the in-memory order is being built (at start, and
-   * after an import). Each total is counted once per data version, as the order does: counting
-   * 2,000,000 tasks on every request made it 500 ms a request at 200,000 meetings.
-   */
-  Pagination.Page<RawJson> allFromSql(Connection c, long version, Principal who, TaskOrder.Filter f,
-      int offset, int limit) throws SQLException {
-    // a.workspace_id repeats m.workspace_id so that the ordered index on action_item serves
-    // both the filter and the order; the page's ids are found before any join, so a deep
-    // offset skips index entries only.
-    Sql where = new Sql("FROM action_item a WHERE a.is_current = 1");
-    Visibility.restrict(where, "a.workspace_id", "a.meeting_id", who);
-    f.meetingId().ifPresent(v -> where.add("AND a.meeting_id = ?", v));
-    filters(where, f.status(), f.verdict(), f.dueFrom(), f.dueTo());
-
-    long total = totals.count(c, Optional.of(version), new Sql("SELECT count(*)").add(where));
-    String order = "ORDER BY a.due_key, a.meeting_starts_at DESC NULLS LAST, a.id";
-    List<RawJson> rows = new Sql("SELECT " + TASK_JSON.in() + " FROM (SELECT a.id")
-        .add(where)
-        .add(order + " LIMIT ? OFFSET ?) page", limit, offset)
-        .add("JOIN action_item a ON a.id = page.id")
-        .add(order)
-        .list(c, rs -> TASK_JSON.read(rs));
-    return new Pagination.Page<>(rows, new Pagination(limit, offset, total));
-  }
-
-  private static void filters(Sql where, Optional<String> status, Optional<String> verdict,
+  /** The filters both task lists share: in SQL for one meeting's tasks, and in the test oracle of {@link TaskOrder}. */
+  static void filters(Sql where, Optional<String> status, Optional<String> verdict,
       Optional<LocalDate> dueFrom, Optional<LocalDate> dueTo) {
     status.ifPresent(v -> where.add("AND a.status = ?", v));
     verdict.ifPresent(v -> where.add("AND a.verdict = ?", v));

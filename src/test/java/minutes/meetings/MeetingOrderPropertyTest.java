@@ -23,13 +23,12 @@ import minutes.keys.Scope;
 import minutes.store.Db;
 import minutes.store.RawJson;
 import minutes.store.Times;
-import minutes.store.Totals;
 import minutes.store.Vocabulary;
 import org.junit.jupiter.api.Test;
 
 /**
- * The in-memory meeting order (the fast path of GET /meetings) against the SQL answer (its
- * oracle), over generated data sets and generated requests: empty, one-sided and inverted
+ * The in-memory meeting order (the only path of GET /meetings) against the SQL answer (its
+ * oracle, {@link MeetingsSql}), over generated data sets and generated requests: empty, one-sided and inverted
  * from/to ranges on the data's own times and the seconds next to them, {@code q} cut from the
  * titles (case and accent variants, LIKE's own characters, astral letters) or matching nothing,
  * status/platform/source filters, every order both ways, offsets at and past the total, limit 1
@@ -67,17 +66,15 @@ class MeetingOrderPropertyTest {
         MeetingOrderPropertyTest::invertedRange, MeetingOrderPropertyTest::wholeList);
     Imported imported = database.load(data, Scope.MEETINGS_READ);
     try (MeetingOrder order = new MeetingOrder(database.db()); Connection conn = database.db().read()) {
-      order.buildNow();
+      order.build();
       long version = Db.dataVersion(conn);
-      MeetingsApi sql = new MeetingsApi(order, new Totals());
       for (Request r : requests) {
         Principal who = imported.key(r.key());
         MeetingOrder.Query q = r.query();
-        long total = sql.fromSql(conn, Optional.of(version), who, q, 0, 1).pagination().total();
+        long total = MeetingsSql.page(conn, who, q, 0, 1).pagination().total();
         int offset = r.paging().offset(total), limit = r.paging().limit();
-        Pagination.Page<RawJson> fast = order.page(version, who, q, offset, limit)
-            .orElseThrow(() -> new AssertionError("the order was built for version " + version + " but not used"));
-        Pagination.Page<RawJson> expected = sql.fromSql(conn, Optional.of(version), who, q, offset, limit);
+        Pagination.Page<RawJson> fast = order.page(version, who, q, offset, limit);
+        Pagination.Page<RawJson> expected = MeetingsSql.page(conn, who, q, offset, limit);
         String request = who + " " + q + " offset " + offset + " limit " + limit;
         assertEquals(expected.pagination(), fast.pagination(), request);
         assertEquals(expected.data(), fast.data(), request);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The in-memory task order must answer exactly what SQL answers: same rows, same order,
+ * The in-memory task order must answer exactly what SQL answers ({@link TasksSql}): same rows, same order,
  * same totals, for every combination of its filters, key kind, offset and limit.
  */
 class TaskOrderTest {
@@ -67,9 +67,8 @@ class TaskOrderTest {
 
   private static void compare(Store store, SplittableRandom random, List<String> meetingIds) throws Exception {
     try (Db db = Db.open(store, 2); TaskOrder index = new TaskOrder(db); Connection c = db.read()) {
-      index.buildNow();
+      index.build();
       long version = Db.dataVersion(c);
-      TasksApi fromSql = new TasksApi(index);
       List<Principal> keys = List.of(
           new Principal("k1", 1, null, Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
           new Principal("k2", 1, "U@a.example", Set.of(Scope.ACTION_ITEMS_READ), Set.of()),
@@ -101,8 +100,8 @@ class TaskOrderTest {
       for (Principal who : keys) {
         for (TaskOrder.Filter f : filters) {
           for (int[] window : new int[][] {{0, 200}, {0, 7}, {5, 3}, {40, 10}, {1000, 5}}) {
-            minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]).orElseThrow();
-            Pagination.Page<minutes.store.RawJson> sql = fromSql.allFromSql(c, version, who, f, window[0], window[1]);
+            minutes.store.ListOrder.Page page = index.page(version, who, f, window[0], window[1]);
+            Pagination.Page<minutes.store.RawJson> sql = TasksSql.page(c, who, f, window[0], window[1]);
             assertEquals(sql.pagination().total(), page.total(), who + " " + f);
             assertEquals(sql.data(), TasksApi.byRowid(c, page.ids()), who + " " + f);
             compared++;
@@ -117,11 +116,10 @@ class TaskOrderTest {
       // The unfiltered first page: the workspace keys of a and b and the personal key of u@a.example
       // see tasks; Ü@a.example is nobody's viewer (NOCASE folds ASCII only) and sees none.
       for (Principal who : keys) {
-        int rows = index.page(version, who, filters.get(0), 0, 200).orElseThrow().ids().length;
+        int rows = index.page(version, who, filters.get(0), 0, 200).ids().length;
         if (who.keyId().equals("k4")) assertEquals(0, rows, who + " sees no task");
         else assertTrue(rows > 0, who + " sees tasks on the unfiltered first page");
       }
-      assertTrue(index.page(version + 1, keys.get(0), filters.get(0), 0, 10).isEmpty(), "another version is not served");
     }
   }
 }
