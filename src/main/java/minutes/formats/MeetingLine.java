@@ -12,7 +12,7 @@ import java.util.List;
 @JsonPropertyOrder({"kind"})
 public record MeetingLine(String workspace, String id, String title, String platform, String source, String status,
     String startsAt, String endsAt, String organizerEmail, String createdAt, List<String> visibleTo,
-    List<Participant> participants, List<Protocol> protocols, List<Segment> transcript) {
+    List<Participant> participants, List<Protocol> protocols, List<Segment> transcript, String language) {
 
   @JsonProperty("kind")
   String kind() {

@@ -21,11 +21,13 @@ final class Meetings {
   /**
    * A ready meeting of the options' workspace, platform ({@code upload} unless given) and
    * visibility, source {@code upload}; its participants are the invited ones and then one per
-   * other speaker of the transcript (source {@code platform}), by name or email.
+   * other speaker of the transcript (source {@code platform}), by name or email. Its language:
+   * {@code --language}, else the source's own ({@code sourceLanguage}, null when it gives none),
+   * else none, so that the import detects it.
    */
   static MeetingLine line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
       String organizerEmail, Instant createdAt, List<Participant> invited, List<Protocol> protocols,
-      List<Segment> transcript) {
+      List<Segment> transcript, String sourceLanguage) {
     List<Participant> participants = new ArrayList<>(invited);
     Set<String> known = new HashSet<>();
     for (Participant p : invited) {
@@ -41,7 +43,8 @@ final class Meetings {
       participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
     }
     return new MeetingLine(o.workspace(), id, title, o.platform(), "upload", "ready", time(startsAt), time(endsAt),
-        organizerEmail, time(createdAt), o.visibleTo(), participants, protocols, transcript);
+        organizerEmail, time(createdAt), o.visibleTo(), participants, protocols, transcript,
+        o.language() != null ? o.language() : sourceLanguage);
   }
 
   private static String key(String nameOrEmail) {

@@ -40,7 +40,7 @@ public final class MeetingsApi {
   /** A row of the list, from SQL here and for the in-memory order ({@link MeetingOrder}). */
   static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
       "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
-      "m.organizer_email");
+      "m.organizer_email", "m.language");
 
   /** {@code order} values and the indexed columns behind them; starts_at falls back to created_at. */
   enum Order {
@@ -65,6 +65,7 @@ public final class MeetingsApi {
     Optional<String> status = p.oneOf("status", Vocabulary.MEETING_STATUSES);
     Optional<String> platform = p.oneOf("platform", Vocabulary.PLATFORMS);
     Optional<String> source = p.oneOf("source", Vocabulary.MEETING_SOURCES);
+    Optional<String> language = p.language();
     String orderParam = p.first("order").orElse("-starts_at");
     boolean descending = orderParam.startsWith("-");
     String orderName = descending ? orderParam.substring(1) : orderParam;
@@ -73,7 +74,7 @@ public final class MeetingsApi {
     int limit = p.limit(200, 50);
     int offset = p.offset();
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
-        status, platform, source, order, descending);
+        status, platform, source, language, order, descending);
     Optional<Long> version = r.knownDataVersion();
     Optional<Pagination.Page<RawJson>> fromOrder = version.flatMap(v -> listOrder.page(v, r.principal(), query, offset, limit));
     return fromOrder.isPresent() ? fromOrder.get() : fromSql(r.db(), version, r.principal(), query, offset, limit);
@@ -93,6 +94,7 @@ public final class MeetingsApi {
     query.status().ifPresent(v -> where.add("AND m.status = ?", v));
     query.platform().ifPresent(v -> where.add("AND m.platform = ?", v));
     query.source().ifPresent(v -> where.add("AND m.source = ?", v));
+    query.language().ifPresent(v -> where.add("AND m.language = ?", v));
 
     long total = totals.count(c, version, new Sql("SELECT count(*)").add(where));
     String dir = query.descending() ? " DESC" : " ASC";
@@ -106,10 +108,10 @@ public final class MeetingsApi {
   public static Meeting get(Request r) throws SQLException {
     Meeting m = visibleMeeting(r, """
         m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.join_url, m.organizer_email,
-        m.created_at, m.template_id""",
+        m.created_at, m.template_id, m.language""",
         rs -> new Meeting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
             rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
-            List.of(), null));
+            rs.getString(12), List.of(), null));
     List<Participant> participants = participants(r.db(), m.id(), r.principal()).stream()
         .map(p -> new Participant(p.displayName(), p.email(), p.isInternal(), p.source(), p.approxJoinedAt(), p.approxLeftAt()))
         .toList();

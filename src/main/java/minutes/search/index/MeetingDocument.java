@@ -43,14 +43,14 @@ import org.apache.lucene.util.BytesRef;
  */
 public record MeetingDocument(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
-    String transcript, byte[] segments) {
+    String transcript, byte[] segments, String language) {
 
   /**
    * Part of the index format ({@link IndexFormat}): raise whenever what a document holds or how
    * it is stored changes (this class, {@link StoredText}, {@link SegmentTable},
    * {@link DirectStoredFields}); what each raise brought: docs/SEARCH.md, "Index format".
    */
-  public static final String LAYOUT = "20";
+  public static final String LAYOUT = "21";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   public static final String ID = "id";
@@ -61,6 +61,8 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
   public static final String PLATFORM = "platform";
   public static final String PARTICIPANT = "participant";
   public static final String PARTICIPANT_DOMAIN = "participant_domain";
+  /** The meeting's language subtag (decisions.md "Languages"): the {@code language} filter. */
+  public static final String LANGUAGE = "language";
   /**
    * coalesce(starts_at, created_at) in epoch seconds: a point for the from/to filters and doc
    * values for sorting, under one name so that a date-ordered search skips, through the points,
@@ -74,9 +76,9 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
   public static final String DISPLAY = "meta";
   /** Stored: the {@link SegmentTable} of the transcript. */
   static final String SEGMENTS = "transcript.segments";
-  /** Facet dimensions: platform, participant (lower-case email), month (UTC), participant domain. */
+  /** Facet dimensions: platform, participant (lower-case email), month (UTC), participant domain, language. */
   public static final String FACET_PLATFORM = "platform", FACET_PARTICIPANT = "participant", FACET_MONTH = "month",
-      FACET_DOMAIN = "domain";
+      FACET_DOMAIN = "domain", FACET_LANGUAGE = "language";
 
   /**
    * The order of documents in every segment: by workspace, so that a search, always within one
@@ -134,6 +136,8 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
     for (String v : viewers) d.add(new StringField(VIEWER, Visibility.viewerKey(v), Field.Store.NO));
     d.add(new StringField(PLATFORM, platform, Field.Store.NO));
     d.add(new SortedSetDocValuesFacetField(FACET_PLATFORM, platform));
+    d.add(new StringField(LANGUAGE, language, Field.Store.NO));
+    d.add(new SortedSetDocValuesFacetField(FACET_LANGUAGE, language));
     for (Participant p : participants) {
       if (p.email() != null) {
         d.add(new StringField(PARTICIPANT, participantTerm(p.email()), Field.Store.NO));

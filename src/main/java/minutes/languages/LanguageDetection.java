@@ -1,0 +1,92 @@
+package minutes.languages;
+
+import com.optimaize.langdetect.DetectedLanguage;
+import com.optimaize.langdetect.LanguageDetector;
+import com.optimaize.langdetect.LanguageDetectorBuilder;
+import com.optimaize.langdetect.ngram.NgramExtractors;
+import com.optimaize.langdetect.profiles.LanguageProfileReader;
+import com.optimaize.langdetect.text.CommonTextObjectFactories;
+import com.optimaize.langdetect.text.TextObjectFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The language of a meeting that names none, from its text (Optimaize language-detector's
+ * n-gram profiles of 71 languages): a primary subtag, or {@link Languages#UNDETERMINED} when the
+ * text is too short or no language is clearly ahead, so that a doubtful meeting keeps today's
+ * (English) reading instead of a wrong language's. Thread-safe; the profiles load once, on
+ * first use (about 0.3 s).
+ */
+public final class LanguageDetection {
+  /**
+   * Only this much of a meeting is read: a short meeting's 300-600 characters are told right in
+   * every tested language, and each further character costs import time (0.25 ms a meeting at
+   * this length, about 4 % of an import's CPU; docs/SEARCH.md "Languages").
+   */
+  public static final int SAMPLE_CHARS = 1_500;
+  /**
+   * Fewer letters than this tell nothing reliable: a title and a word or two ("Q3 sync", "ok")
+   * read as Tagalog with a probability above 0.9.
+   */
+  static final int MIN_LETTERS = 40;
+  /** Chinese, Japanese, Korean or Thai characters that tell the language by their script. */
+  static final int MIN_ASIAN_CHARS = 4;
+  /** The detector's probability the best language must reach; below it the meeting is {@code und}. */
+  static final double MIN_PROBABILITY = 0.90;
+
+  private LanguageDetection() {}
+
+  private static final class Loaded {
+    static final LanguageDetector DETECTOR;
+    static final TextObjectFactory TEXT = CommonTextObjectFactories.forDetectingOnLargeText();
+
+    static {
+      try {
+        DETECTOR = LanguageDetectorBuilder.create(NgramExtractors.standard())
+            .withProfiles(new LanguageProfileReader().readAllBuiltIn()).build();
+      } catch (IOException e) {
+        throw new UncheckedIOException("the language profiles shipped in the detector's jar cannot be read", e);
+      }
+    }
+  }
+
+  /**
+   * The language of {@code text}, of which only the first {@link #SAMPLE_CHARS} characters are
+   * read. Chinese, Japanese, Korean and Thai are told by their scripts: a few of their characters
+   * suffice, and the n-gram profiles lose them among Latin words (product names, English terms)
+   * that such meetings often mix in. Everything else is the detector's.
+   */
+  public static String detect(CharSequence text) {
+    CharSequence sample = text.length() > SAMPLE_CHARS ? text.subSequence(0, SAMPLE_CHARS) : text;
+    int letters = 0, han = 0, kana = 0, hangul = 0, thai = 0;
+    for (int i = 0; i < sample.length(); ) {
+      int c = Character.codePointAt(sample, i);
+      i += Character.charCount(c);
+      switch (Character.UnicodeScript.of(c)) { // Thai vowel and tone marks are no letters, but count
+        case HAN -> han++;
+        case HIRAGANA, KATAKANA -> kana++;
+        case HANGUL -> hangul++;
+        case THAI -> thai++;
+        default -> letters += Character.isLetter(c) ? 1 : 0;
+      }
+    }
+    int asian = han + kana + hangul + thai;
+    // One of these characters says about as much as a Latin word: weighed so, they decide when
+    // they are the larger part of the words.
+    if (asian >= MIN_ASIAN_CHARS && asian * 4 >= letters) {
+      if (hangul * 2 >= asian) return "ko";
+      if (thai * 2 >= asian) return "th";
+      if (kana * 10 >= han + kana) return "ja"; // Japanese writes kana between its kanji
+      return "zh";
+    }
+    if (letters < MIN_LETTERS) return Languages.UNDETERMINED;
+    List<DetectedLanguage> found;
+    synchronized (Loaded.DETECTOR) { // not documented as thread-safe; an import detects on one thread
+      found = Loaded.DETECTOR.getProbabilities(Loaded.TEXT.forText(sample));
+    }
+    if (found.isEmpty() || found.get(0).getProbability() < MIN_PROBABILITY) return Languages.UNDETERMINED;
+    String language = found.get(0).getLocale().getLanguage();
+    return Languages.isSubtag(language) ? language : Languages.UNDETERMINED;
+  }
+}
