@@ -3,6 +3,7 @@ package minutes.languages;
 import com.optimaize.langdetect.DetectedLanguage;
 import com.optimaize.langdetect.LanguageDetector;
 import com.optimaize.langdetect.LanguageDetectorBuilder;
+import com.optimaize.langdetect.i18n.LdLocale;
 import com.optimaize.langdetect.ngram.NgramExtractors;
 import com.optimaize.langdetect.profiles.LanguageProfileReader;
 import com.optimaize.langdetect.text.CommonTextObjectFactories;
@@ -12,28 +13,38 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * The language of a meeting that names none, from its text (Optimaize language-detector's
- * n-gram profiles of 71 languages): a primary subtag, or {@link Languages#UNDETERMINED} when the
- * text is too short or no language is clearly ahead, so that a doubtful meeting keeps today's
- * (English) reading instead of a wrong language's. Thread-safe; the profiles load once, on
- * first use (about 0.3 s).
+ * The language of a meeting that names none, from its text (CJK and Thai by script, the rest
+ * by Optimaize language-detector's n-gram profiles of {@link #PROFILES}): a primary subtag, or
+ * {@link Languages#UNDETERMINED} when the text is too short or no language is clearly ahead, so
+ * that a doubtful meeting keeps today's (English) reading instead of a wrong language's.
+ * Thread-safe; the profiles load once, on first use or {@link #loadInBackground}.
  */
 public final class LanguageDetection {
   /**
    * Only this much of a meeting is read: a short meeting's 300-600 characters are told right in
-   * every tested language, and each further character costs import time (0.25 ms a meeting at
-   * this length, about 4 % of an import's CPU; docs/SEARCH.md "Languages").
+   * every tested language, and each further character costs import time (docs/SEARCH.md
+   * "Languages").
    */
-  public static final int SAMPLE_CHARS = 1_500;
+  public static final int SAMPLE_CHARS = 600;
   /**
    * Fewer letters than this tell nothing reliable: a title and a word or two ("Q3 sync", "ok")
-   * read as Tagalog with a probability above 0.9.
+   * read as Tagalog with a probability above 0.9 (with every profile loaded).
    */
   static final int MIN_LETTERS = 40;
   /** Chinese, Japanese, Korean or Thai characters that tell the language by their script. */
   static final int MIN_ASIAN_CHARS = 4;
   /** The detector's probability the best language must reach; below it the meeting is {@code und}. */
   static final double MIN_PROBABILITY = 0.90;
+
+  /**
+   * The profiles loaded: the languages of Europe's and the Americas' teams and the largest
+   * others written in an alphabet (CJK and Thai are told by script, above). Fewer profiles
+   * load faster and detect faster (both grow with their number: all 71 took 1 s to load, these
+   * 0.6 s), and rare ones stop catching short English text (Tagalog did).
+   */
+  static final List<String> PROFILES = List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi",
+      "pl", "ru", "uk", "cs", "sk", "hu", "ro", "tr", "el", "bg", "hr", "sl", "sr", "et", "lv", "lt", "ca", "id",
+      "vi", "ar", "he", "fa", "hi");
 
   private LanguageDetection() {}
 
@@ -44,11 +55,22 @@ public final class LanguageDetection {
     static {
       try {
         DETECTOR = LanguageDetectorBuilder.create(NgramExtractors.standard())
-            .withProfiles(new LanguageProfileReader().readAllBuiltIn()).build();
+            .withProfiles(new LanguageProfileReader().readBuiltIn(PROFILES.stream().map(LdLocale::fromString).toList()))
+            .build();
       } catch (IOException e) {
         throw new UncheckedIOException("the language profiles shipped in the detector's jar cannot be read", e);
       }
     }
+  }
+
+  /**
+   * Loads the profiles on a thread of their own (0.6 s), so that an import checks its files
+   * meanwhile instead of waiting for them at its first meeting.
+   */
+  public static void loadInBackground() {
+    Thread t = new Thread(() -> Loaded.DETECTOR.hashCode(), "language profiles");
+    t.setDaemon(true);
+    t.start();
   }
 
   /**
