@@ -17,7 +17,9 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import minutes.changes.ChangeStream;
 import minutes.changes.ChangesApi;
+import minutes.changes.FeedWatch;
 import minutes.config.Config;
 import minutes.customers.CustomersApi;
 import minutes.http.AccessLog;
@@ -41,13 +43,14 @@ import minutes.store.Totals;
 import minutes.tasks.TaskOrder;
 import minutes.tasks.TasksApi;
 import minutes.transcripts.TranscriptApi;
+import minutes.webhooks.Deliverer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Wires configuration, database, index and routes into a running server; start() and close(). */
 public final class App implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(App.class);
-  /** Meetings carry their language from migration V7 on (the list order and the index read it too). */
+  /** Meetings carry their language from migration V8 on (the list order and the index read it too). */
   private static final Set<String> CORE = Set.of("meeting", "meeting.language");
   /** The task rows carry their meeting's title from migration V6 on. */
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "action_item.meeting_title", "change_log");
@@ -64,6 +67,9 @@ public final class App implements AutoCloseable {
   private SearchIndex search;
   private SplitSearch split;
   private McpEndpoint mcp;
+  private FeedWatch feedWatch;
+  private ChangeStream stream;
+  private Deliverer webhooks;
   private Undertow server;
   private Drain drain;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -89,6 +95,9 @@ public final class App implements AutoCloseable {
     metrics.watchOrder("tasks", taskOrder::status);
     metrics.watchOrder("meetings", meetingOrder::status);
     Docs docs = new Docs();
+    feedWatch = new FeedWatch(db).start();
+    stream = new ChangeStream(db, feedWatch);
+    Set<String> feedTables = Set.of("change_log", "change_feed", "change_state");
     Routes routes = new Routes(db, config.cacheControl(), config.limits().rateLimitPerMinute())
         .api("/api/v1/meetings", Scope.MEETINGS_READ, CORE, meetings::list)
         .api("/api/v1/meetings/{id}", Scope.MEETINGS_READ, CORE, MeetingsApi::get)
@@ -100,8 +109,8 @@ public final class App implements AutoCloseable {
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
         .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
             TranscriptApi::search)
-        .api("/api/v1/changes", Scope.MEETINGS_READ, Set.of("change_log", "change_feed", "change_state"),
-            ChangesApi::list)
+        .api(ChangesApi.PATH, Scope.MEETINGS_READ, feedTables, new ChangesApi(feedWatch)::list)
+        .api(ChangesApi.STREAM, Scope.MEETINGS_READ, feedTables, stream::start)
         .apiByStatement("/api/v1/search", Scope.MEETINGS_READ,
             Set.of("meeting", "meeting.language", "change_log", "change_state"),
             new SearchApi(search, split, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
@@ -120,6 +129,7 @@ public final class App implements AutoCloseable {
       exchange.getResponseHeaders().put(Headers.VARY, "Accept-Encoding"); // caches must not mix gzip and plain
       routes.handler().handleRequest(exchange);
     });
+    routes.answerAgainThrough(answer);
     // Answers are computed on a worker thread (they read the database and Lucene); Json sends them
     // from the connection's I/O thread.
     HttpHandler api = exchange -> {
@@ -131,8 +141,11 @@ public final class App implements AutoCloseable {
     };
     // Before the dispatch to a worker: a request waiting for its turn holds no thread.
     LoadShedding shedding = new LoadShedding(config.limits().maxInFlight(), config.limits().maxQueued(),
-        config.limits().maxQueueWaitMs(), api);
+        config.limits().maxQueueWaitMs(), ChangesApi::mayBeHeld, config.changesMaxWaiting(), api);
     metrics.watch(shedding);
+    metrics.watchPush(feedWatch::waiting, stream::open);
+    webhooks = new Deliverer(db, version()).start();
+    metrics.watchWebhooks(webhooks);
     // gzip only pays off above about a kilobyte. HEAD stays plain, so its Content-Length is true.
     HttpHandler gzip = new EncodingHandler(new ContentEncodingRepository()
         .addEncodingHandler("gzip", new GzipEncodingProvider(), 50,
@@ -205,7 +218,8 @@ public final class App implements AutoCloseable {
   }
 
   /**
-   * Stops gracefully: new requests get 503 at once, requests in flight may finish (up to
+   * Stops gracefully: held long-polls are answered and streams end, new requests get 503 at
+   * once, requests in flight may finish (up to
    * http.shutdown_seconds), then the listener stops, the search index is committed and
    * closed, and the database closed. Safe to call more than once.
    */
@@ -213,6 +227,9 @@ public final class App implements AutoCloseable {
   public void close() {
     if (closed.getAndSet(true)) return;
     long started = System.nanoTime();
+    // Held long-polls answer at once and streams end, before the wait for requests in flight.
+    if (feedWatch != null) feedWatch.close();
+    if (stream != null) stream.close();
     if (server != null) {
       try {
         int left = drain.drain(Duration.ofSeconds(config.shutdownSeconds()));
@@ -222,6 +239,7 @@ public final class App implements AutoCloseable {
       }
       stopServer();
     }
+    if (webhooks != null) webhooks.close();
     if (mcp != null) mcp.close();
     if (taskOrder != null) taskOrder.close();
     if (meetingOrder != null) meetingOrder.close();

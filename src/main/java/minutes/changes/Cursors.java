@@ -13,20 +13,20 @@ import javax.crypto.spec.SecretKeySpec;
  * Feed cursors: a change_log number, signed with the database's cursor key (change_state), as
  * 27 characters of URL-safe text. Every node of a cluster reads the same key, so each accepts
  * the others' cursors; a value we did not issue (typed, cut short, from another database) fails
- * the signature. Opaque to clients: only this class reads one. Thread-safe.
+ * the signature. Opaque to clients: only this class reads one (webhooks send them too). Thread-safe.
  */
-final class Cursors {
+public final class Cursors {
   private static final String MAC = "HmacSHA256";
   /** 96 bits of signature: guessing one is hopeless, and the cursor stays short. */
   private static final int SIGNATURE_BYTES = 12;
 
   private final SecretKeySpec key;
 
-  Cursors(byte[] key) {
+  public Cursors(byte[] key) {
     this.key = new SecretKeySpec(key, MAC);
   }
 
-  String encode(long seq) {
+  public String encode(long seq) {
     byte[] number = ByteBuffer.allocate(Long.BYTES).putLong(seq).array();
     byte[] out = Arrays.copyOf(number, Long.BYTES + SIGNATURE_BYTES);
     System.arraycopy(sign(number), 0, out, Long.BYTES, SIGNATURE_BYTES);

@@ -19,7 +19,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "minutes", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = "Self-hosted read-only API over meeting notes, with full-text search.",
     subcommands = {ServeCommand.class, ImportCommand.class, KeysCommand.class, MigrateCommand.class,
-        ReindexCommand.class, BackupCommand.class, minutes.generate.GenerateCommand.class})
+        ReindexCommand.class, BackupCommand.class, WebhooksCommand.class, minutes.generate.GenerateCommand.class})
 public final class Cli implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--config", scope = ScopeType.INHERIT, paramLabel = "FILE",
       description = "Properties file (default: config/minutes.properties when it exists).")
@@ -52,10 +52,41 @@ public final class Cli implements java.util.concurrent.Callable<Integer> {
     return Config.load(((Cli) spec.root().userObject()).configFile, System.getenv());
   }
 
+  /** A write connection to the configured database, migrated first (keys, webhooks). */
+  static java.sql.Connection writeMigrated(CommandSpec spec) throws java.sql.SQLException {
+    minutes.store.Store store = minutes.store.Store.of(config(spec));
+    minutes.store.Migrations.migrate(store);
+    return store.write();
+  }
+
+  /** A change to one row by its id: false when there is no such row. */
+  @FunctionalInterface
+  interface ById {
+    boolean apply(java.sql.Connection c, String id) throws java.sql.SQLException;
+  }
+
+  /**
+   * Applies {@code change} to row {@code id} (revoke a key, delete or enable a webhook) and says
+   * "{@code done} ID"; one line {@code missing} and exit 1 when there is no such row.
+   */
+  static int changeById(CommandSpec spec, String id, String done, String missing, ById change) throws java.sql.SQLException {
+    try (java.sql.Connection c = writeMigrated(spec)) {
+      if (!change.apply(c, id)) throw new UserError(missing);
+    }
+    spec.commandLine().getOut().println(done + " " + id);
+    return 0;
+  }
+
+  /** A value of a listing's column: "-" for none. */
+  static String dash(String s) {
+    return s == null ? "-" : s;
+  }
+
   /** Failures whose message is meant for the user as it is. */
   static String userMessage(Exception e) {
     if (e instanceof UserError || e instanceof Config.ConfigException || e instanceof StoreException
-        || e instanceof ApiKeys.KeyException || e instanceof Importer.Refused) {
+        || e instanceof ApiKeys.KeyException || e instanceof Importer.Refused
+        || e instanceof minutes.webhooks.Webhooks.WebhookException) {
       return e.getMessage();
     }
     if (e instanceof java.io.IOException) return "I/O error: " + e.getMessage();

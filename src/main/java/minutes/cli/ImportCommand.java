@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import minutes.config.Config;
-import minutes.formats.Conversion;
+import minutes.formats.FormatConverter;
 import minutes.formats.ImportOptions;
 import minutes.languages.Languages;
 import minutes.store.Emails;
@@ -64,6 +64,10 @@ final class ImportCommand implements Callable<Integer> {
       description = "The meetings' language, a BCP 47 primary subtag such as en, de or zh (default: the source's own, else detected).")
   String language;
 
+  @Option(names = "--strict", description = "vtt, srt: refuse a file with a block that is not read as written, "
+      + "rather than skipping the block.")
+  boolean strict;
+
   @Option(names = "--visible-to", paramLabel = "EMAIL", split = ",", description = "Users who see the meetings with personal keys.")
   List<String> visibleTo;
 
@@ -72,10 +76,10 @@ final class ImportCommand implements Callable<Integer> {
     Config config = Cli.config(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Conversion.Format converted = format.equals("ndjson") ? null : Conversion.Format.named(format)
+    FormatConverter.Format converted = format.equals("ndjson") ? null : FormatConverter.Format.named(format)
         .orElseThrow(() -> usage("--format must be ndjson, vtt, srt, fathom or fireflies, not '" + format + "'"));
     ImportOptions options = converted == null ? noOptions() : options(converted);
-    List<Conversion.Source> sources = new ArrayList<>();
+    List<FormatConverter.Source> sources = new ArrayList<>();
     List<Path> temporary = new ArrayList<>();
     Path stdin = null;
     try {
@@ -89,35 +93,37 @@ final class ImportCommand implements Callable<Integer> {
               Files.copy(in, stdin, StandardCopyOption.REPLACE_EXISTING);
             }
           }
-          sources.add(new Conversion.Source("stdin", stdin));
+          sources.add(new FormatConverter.Source("stdin", stdin));
         } else {
           Path p = Path.of(f);
           if (!Files.isRegularFile(p)) throw new Cli.UserError("no such file: " + f);
-          sources.add(new Conversion.Source(f, p));
+          sources.add(new FormatConverter.Source(f, p));
         }
       }
-      if (converted == null) return run(config, sources.stream().map(Conversion.Source::path).toList(), out, err);
+      if (converted == null) return run(config, sources.stream().map(FormatConverter.Source::path).toList(), out, err);
       long started = System.nanoTime();
-      Conversion conversion = new Conversion(converted, options);
+      FormatConverter converter = new FormatConverter(converted, options, strict);
       Path lines = Files.createTempFile("minutes-import-", ".ndjson");
       temporary.add(lines);
       try (OutputStream w = new BufferedOutputStream(Files.newOutputStream(lines), 1 << 16)) {
-        conversion.run(sources, w);
+        converter.run(sources, w);
       }
-      if (conversion.faults() > 0) {
-        listFaults(err, conversion.errors(), conversion.faults());
-        err.println("import refused: " + conversion.faults() + " fault(s) in the " + format + " files; nothing was imported");
+      listLines(err, converter.skipLines(), converter.skipLineCount(), "lines about skipped blocks");
+      if (converter.faults() > 0) {
+        listLines(err, converter.errors(), converter.faults(), "faults");
+        err.println("import refused: " + converter.faults() + " fault(s) in the " + format + " files; nothing was imported");
         return 1;
       }
-      return run(config, List.of(lines), conversion, started, out, err);
+      return run(config, List.of(lines), converter, started, out, err);
     } finally {
       for (Path t : temporary) Files.deleteIfExists(t);
     }
   }
 
   /** The options of a converted format, checked; an unusable one is a usage error naming it. */
-  private ImportOptions options(Conversion.Format f) {
+  private ImportOptions options(FormatConverter.Format f) {
     if (workspace == null) throw usage("--workspace is required with --format " + format);
+    if (strict && !f.isCueFile()) throw usage("--strict applies to --format vtt and srt only");
     if (!f.isCueFile()) {
       if (title != null || startsAt != null || id != null) {
         throw usage("--title, --starts-at and --id name one meeting: they apply to --format vtt and srt only");
@@ -142,6 +148,7 @@ final class ImportCommand implements Callable<Integer> {
 
   /** NDJSON names everything itself; an option meant for a converted format is a mistake. */
   private ImportOptions noOptions() {
+    if (strict) throw usage("--strict applies to --format vtt and srt only");
     if (workspace != null || title != null || startsAt != null || platform != null || id != null || visibleTo != null
         || language != null) {
       throw usage("--workspace, --title, --starts-at, --platform, --id, --visible-to and --language apply to --format vtt, srt, "
@@ -154,10 +161,10 @@ final class ImportCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** The faults kept (the first few), then a line saying that there were more, if so. */
-  private static void listFaults(PrintWriter err, List<String> listed, long total) {
+  /** The lines kept (the first few), then a line saying that there were more, if so; {@code what}: what they are. */
+  private static void listLines(PrintWriter err, List<String> listed, long total, String what) {
     listed.forEach(err::println);
-    if (listed.size() < total) err.println("... and more; only the first " + listed.size() + " faults are listed");
+    if (listed.size() < total) err.println("... and more; only the first " + listed.size() + " " + what + " are listed");
   }
 
   static int run(Config config, List<Path> paths, PrintWriter out, PrintWriter err) throws Exception {
@@ -165,10 +172,10 @@ final class ImportCommand implements Callable<Integer> {
   }
 
   /**
-   * Imports NDJSON files; {@code conversion}: the conversion that wrote them (its sources are
+   * Imports NDJSON files; {@code converter}: the converter that wrote them (its sources are
    * named in faults and the summary), or null. {@code started}: when the work began, for the rate.
    */
-  private static int run(Config config, List<Path> paths, Conversion conversion, long started, PrintWriter out,
+  private static int run(Config config, List<Path> paths, FormatConverter converter, long started, PrintWriter out,
       PrintWriter err) throws Exception {
     ProgressLine bar = new ProgressLine(err);
     Importer importer = new Importer(Store.of(config), Duration.ofDays(config.changesRetentionDays()), (phase, lines, read, total) ->
@@ -179,22 +186,25 @@ final class ImportCommand implements Callable<Integer> {
       s = importer.run(paths);
     } catch (Importer.Refused refused) {
       bar.done();
-      listFaults(err, refused.errors().stream().map(e -> conversion == null ? e.toString() : conversion.origin(e.line())
-          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines());
+      listLines(err, refused.errors().stream().map(e -> converter == null ? e.toString() : converter.origin(e.line())
+          + ": " + (e.field() == null ? "" : e.field() + ": ") + e.message()).toList(), refused.badLines(), "faults");
       err.println("import refused: " + refused.getMessage());
       return 1;
     }
     bar.done();
-    if (conversion == null) {
+    if (converter == null) {
       out.printf("imported %,d lines: %,d workspaces, %,d users, %,d companies, %,d meetings, %,d tasks, %,d deletes "
               + "(%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
           s.lines(), s.workspaces(), s.users(), s.companies(), s.meetings(), s.tasks(), s.deletes(), s.bytes() / 1e6,
           s.seconds(), s.meetings() / Math.max(s.seconds(), 1e-9), s.bytes() / 1e6 / Math.max(s.seconds(), 1e-9));
     } else {
       double seconds = (System.nanoTime() - started) / 1e9;
-      out.printf("imported %,d meetings with %,d tasks from %,d files (%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
-          s.meetings(), s.tasks(), conversion.files(), conversion.bytes() / 1e6, seconds,
-          s.meetings() / Math.max(seconds, 1e-9), conversion.bytes() / 1e6 / Math.max(seconds, 1e-9));
+      out.printf("imported %,d meetings with %,d tasks from %,d files%s%s (%.1f MB in %.1f s: %,.0f meetings/s, %.1f MB/s)%n",
+          s.meetings(), s.tasks(), converter.files(),
+          converter.withoutTranscript() == 0 ? "" : String.format(", %,d of them without a transcript", converter.withoutTranscript()),
+          converter.skipped() == 0 ? "" : String.format(", %,d blocks skipped", converter.skipped()),
+          converter.bytes() / 1e6, seconds,
+          s.meetings() / Math.max(seconds, 1e-9), converter.bytes() / 1e6 / Math.max(seconds, 1e-9));
     }
     if (s.erasure().complete() && !s.erasure().done().isEmpty()) {
       out.printf("erased what the deletes removed: %s (%.1f s)%n", s.erasure().done(), s.erasure().seconds());

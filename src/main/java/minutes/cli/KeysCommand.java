@@ -6,8 +6,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
-import minutes.store.Store;
-import minutes.store.Migrations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,12 +22,6 @@ final class KeysCommand implements Callable<Integer> {
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
-  }
-
-  private static Connection open(CommandSpec spec) throws java.sql.SQLException {
-    Store store = Store.of(Cli.config(spec));
-    Migrations.migrate(store);
-    return store.write();
   }
 
   @Command(name = "create", description = "Create a key; prints it alone on the last line (shown only this once).")
@@ -50,7 +42,7 @@ final class KeysCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       Set<Scope> parsed = ApiKeys.parseScopes(scopes);
       if (parsed.isEmpty()) throw new Cli.UserError("--scopes needs at least one scope");
-      try (Connection c = open(spec)) {
+      try (Connection c = Cli.writeMigrated(spec)) {
         ApiKeys.Created key = ApiKeys.create(c, workspace, parsed, user, name);
         PrintWriter out = spec.commandLine().getOut();
         out.println("created key " + key.id() + " for workspace " + workspace
@@ -68,18 +60,14 @@ final class KeysCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
-      try (Connection c = open(spec)) {
+      try (Connection c = Cli.writeMigrated(spec)) {
         out.printf("%-16s %-12s %-24s %-16s %-50s %-20s %s%n", "ID", "WORKSPACE", "USER", "NAME", "SCOPES", "CREATED", "REVOKED");
         for (ApiKeys.KeyInfo k : ApiKeys.list(c)) {
-          out.printf("%-16s %-12s %-24s %-16s %-50s %-20s %s%n", k.id(), k.workspace(), dash(k.user()), dash(k.name()),
-              k.scopes(), k.createdAt(), dash(k.revokedAt()));
+          out.printf("%-16s %-12s %-24s %-16s %-50s %-20s %s%n", k.id(), k.workspace(), Cli.dash(k.user()), Cli.dash(k.name()),
+              k.scopes(), k.createdAt(), Cli.dash(k.revokedAt()));
         }
       }
       return 0;
-    }
-
-    private static String dash(String s) {
-      return s == null ? "-" : s;
     }
   }
 
@@ -91,11 +79,7 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try (Connection c = open(spec)) {
-        if (!ApiKeys.revoke(c, id)) throw new Cli.UserError("no key with id " + id + " (see: keys list)");
-      }
-      spec.commandLine().getOut().println("revoked " + id);
-      return 0;
+      return Cli.changeById(spec, id, "revoked", "no key with id " + id + " (see: keys list)", ApiKeys::revoke);
     }
   }
 }

@@ -32,6 +32,7 @@ public record Config(
     int searchWarmupMs,
     List<String> mcpAllowedOrigins,
     int changesRetentionDays,
+    int changesMaxWaiting,
     Path source) {
 
   public static final Path DEFAULT_FILE = Path.of("config", "minutes.properties");
@@ -81,7 +82,10 @@ public record Config(
         "http://localhost:*,http://127.0.0.1:*,http://[::1]:*"),
     // How long change history (the feed, and what search indexes follow) is kept; imports prune it.
     CHANGES_RETENTION_DAYS("changes.retention_days", "MINUTES_CHANGES_RETENTION_DAYS",
-        Integer.toString(DEFAULT_CHANGES_RETENTION_DAYS));
+        Integer.toString(DEFAULT_CHANGES_RETENTION_DAYS)),
+    // Held long-polls and open streams at once (decisions.md "Push"); each costs a connection and
+    // a few kilobytes, no thread. Room for issue 47's 1,000 long-polls and 100 streams.
+    CHANGES_MAX_WAITING("changes.max_waiting", "MINUTES_CHANGES_MAX_WAITING", "2000");
 
     final String property;
     final String env;
@@ -136,6 +140,7 @@ public record Config(
         intValue(Key.SEARCH_WARMUP_MS, props, env, 0, 600_000),
         origins(Key.MCP_ALLOWED_ORIGINS, props, env),
         intValue(Key.CHANGES_RETENTION_DAYS, props, env, 1, 36_500),
+        intValue(Key.CHANGES_MAX_WAITING, props, env, 0, 100_000),
         used);
   }
 
@@ -157,8 +162,9 @@ public record Config(
         + " http.rate_limit_per_minute=" + limits.rateLimitPerMinute() + " http.max_in_flight=" + limits.maxInFlight()
         + " http.max_queued=" + limits.maxQueued() + " http.max_queue_wait_ms=" + limits.maxQueueWaitMs()
         + " db.statement_timeout_ms=" + limits.statementTimeoutMs()
-        + " search.timeout_ms=" + searchTimeoutMs + " search.warmup_ms=" + searchWarmupMs + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
-        + " changes.retention_days=" + changesRetentionDays
+        + " search.timeout_ms=" + searchTimeoutMs + " search.warmup_ms=" + searchWarmupMs
+        + " mcp.allowed_origins=" + (mcpAllowedOrigins.isEmpty() ? "none" : String.join(",", mcpAllowedOrigins))
+        + " changes.retention_days=" + changesRetentionDays + " changes.max_waiting=" + changesMaxWaiting
         + " config=" + (source == null ? "(defaults and environment)" : source);
   }
 

@@ -3,7 +3,6 @@ package minutes.formats;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -14,14 +13,18 @@ public enum CueFormat {
   VTT("text/vtt; charset=utf-8", WebVtt::read, CueText::webVtt, WebVtt::write),
   SRT("application/x-subrip; charset=utf-8", SubRip::read, CueText::subRip, SubRip::write);
 
+  /** Reads the cues of a file (its name, its lines), reporting what it skips; refuses a file not in its format. */
+  interface Reader {
+    List<RawCue> read(String file, String[] lines, Skips skips);
+  }
+
   private final String contentType;
-  /** The cues of a file (its name, its lines); a file that is not in this format is refused at its first line. */
-  final BiFunction<String, String[], List<RawCue>> cues;
+  final Reader cues;
   /** A cue's text as what each voice in it said. */
   final Function<String, List<CueText.Part>> parts;
   private final Function<List<Cue>, String> writer;
 
-  CueFormat(String contentType, BiFunction<String, String[], List<RawCue>> cues,
+  CueFormat(String contentType, Reader cues,
       Function<String, List<CueText.Part>> parts, Function<List<Cue>, String> writer) {
     this.contentType = contentType;
     this.cues = cues;

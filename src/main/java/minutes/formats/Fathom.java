@@ -3,10 +3,7 @@ package minutes.formats;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import minutes.formats.MeetingLine.Participant;
 import minutes.formats.MeetingLine.Protocol;
 import minutes.formats.MeetingLine.Segment;
@@ -42,7 +39,7 @@ final class Fathom {
     if (created == null) created = o.now();
     String id = NameBasedIds.of(o.workspace(), "fathom", key);
     List<Segment> transcript = transcript(m);
-    return Meetings.line(o, id, title, starts, m.dateTime("recording_end_time"), null, created,
+    return ConvertedMeetings.line(o, id, title, starts, m.dateTime("recording_end_time"), null, created,
         invitees(m, transcript), protocols(m, id, created), transcript, m.language("transcript_language"));
   }
 
@@ -54,10 +51,10 @@ final class Fathom {
       String name = speaker == null ? null : speaker.text("display_name");
       String email = speaker == null ? null : speaker.email("matched_calendar_invitee_email");
       String timestamp = s.requiredText("timestamp", "the time said as HH:MM:SS");
-      long start = Timestamps.parse(timestamp + ".000", '.', true);
-      if (start < 0) throw s.error("timestamp", "expected the time said as HH:MM:SS, found '" + timestamp + "'");
+      long start = Timestamps.parse(timestamp + ".000", false);
+      if (start < 0) throw s.error("timestamp", "expected the time said as HH:MM:SS, found " + FormatError.quote(timestamp));
       if (!s.node().path("text").isTextual()) throw s.error("text", "expected the text said, a string");
-      said.add(new Segment(name == null ? Meetings.UNKNOWN_SPEAKER : name.strip(), email, start, null,
+      said.add(new Segment(name == null ? ConvertedMeetings.UNKNOWN_SPEAKER : name.strip(), email, start, null,
           s.node().get("text").asText()));
     }
     said.sort(Comparator.comparingLong(Segment::startMs));
@@ -69,22 +66,15 @@ final class Fathom {
   }
 
   /**
-   * {@code calendar_invitees} as participants of source calendar; an invitee attended when a
-   * speaker of the transcript has their email or name, or Fathom matched them to one.
+   * {@code calendar_invitees} as participants of source calendar; an invitee attended when Fathom
+   * matched them to a speaker, or when {@link ConvertedMeetings#line} finds them among the speakers.
    */
   private static List<Participant> invitees(JsonObject m, List<Segment> transcript) {
-    Set<String> spoke = new HashSet<>();
-    for (Segment s : transcript) {
-      spoke.add(s.speakerName().toLowerCase(Locale.ROOT));
-      if (s.speakerEmail() != null) spoke.add(s.speakerEmail().toLowerCase(Locale.ROOT));
-    }
     List<Participant> out = new ArrayList<>();
     for (JsonObject i : m.objects("calendar_invitees")) {
       String name = i.text("name"), email = i.email("email");
       if (name == null && email == null) throw i.error(null, "expected an invitee with a name or an email, found neither");
-      boolean attended = transcript.isEmpty() || i.text("matched_speaker_display_name") != null
-          || email != null && spoke.contains(email.toLowerCase(Locale.ROOT))
-          || name != null && spoke.contains(name.toLowerCase(Locale.ROOT));
+      boolean attended = transcript.isEmpty() || i.text("matched_speaker_display_name") != null;
       out.add(new Participant(name != null ? name.strip() : email, email, "calendar", attended));
     }
     return out;
@@ -103,6 +93,6 @@ final class Fathom {
     }
     if (markdown == null && tasks.isEmpty()) return List.of();
     return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), markdown == null ? "" : markdown,
-        Meetings.time(created), tasks));
+        ConvertedMeetings.time(created), tasks));
   }
 }

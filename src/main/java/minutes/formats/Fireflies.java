@@ -49,7 +49,7 @@ final class Fireflies {
     Instant ends = starts == null || minutes == null ? null : starts.plusMillis(Math.round(minutes * 60_000));
     Instant created = starts == null ? o.now() : starts;
     String id = NameBasedIds.of(o.workspace(), "fireflies", key);
-    return Meetings.line(o, id, title, starts, ends, t.email("organizer_email"), created, participants(t),
+    return ConvertedMeetings.line(o, id, title, starts, ends, t.email("organizer_email"), created, participants(t),
         protocols(t, id, created), sentences(t), null);
   }
 
@@ -79,7 +79,7 @@ final class Fireflies {
       for (String part : given.get(i).split(",")) {
         String email = part.strip();
         if (email.isEmpty()) continue;
-        if (!Emails.isEmail(email)) throw t.error("participants[" + i + "]", "expected email addresses, found '" + email + "'");
+        if (!Emails.isEmail(email)) throw t.error("participants[" + i + "]", "expected email addresses, found " + FormatError.quote(email));
         out.putIfAbsent(Emails.key(email),
             new Participant(names.getOrDefault(Emails.key(email), email), email, "calendar", true));
       }
@@ -96,7 +96,7 @@ final class Fireflies {
       if (end != null && end < start) throw s.error("end_time", "expected the end in seconds, not before start_time");
       if (!s.node().path("text").isTextual()) throw s.error("text", "expected the text said, a string");
       String speaker = s.text("speaker_name");
-      out.add(new Segment(speaker == null ? Meetings.UNKNOWN_SPEAKER : speaker.strip(), null, Math.round(start * 1000),
+      out.add(new Segment(speaker == null ? ConvertedMeetings.UNKNOWN_SPEAKER : speaker.strip(), null, Math.round(start * 1000),
           end == null ? null : Math.round(end * 1000), s.node().get("text").asText()));
     }
     return out;
@@ -122,6 +122,6 @@ final class Fireflies {
     }
     if (overview == null && tasks.isEmpty()) return List.of();
     return List.of(new Protocol(NameBasedIds.of(meetingId, "protocol"), overview == null ? "" : overview,
-        Meetings.time(created), tasks));
+        ConvertedMeetings.time(created), tasks));
   }
 }

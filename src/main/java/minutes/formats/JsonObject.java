@@ -71,7 +71,7 @@ record JsonObject(JsonNode node, String file, long line, String path) {
   /** An email address, null when absent. */
   String email(String field) {
     String s = text(field);
-    if (s != null && !Emails.isEmail(s.strip())) throw error(field, "expected an email address, found '" + s + "'");
+    if (s != null && !Emails.isEmail(s.strip())) throw error(field, "expected an email address, found " + FormatError.quote(s));
     return s == null ? null : s.strip();
   }
 
@@ -80,7 +80,7 @@ record JsonObject(JsonNode node, String file, long line, String path) {
     String s = text(field);
     if (s == null) return null;
     Instant t = Times.parseDateTime(s);
-    if (t == null) throw error(field, "expected an RFC 3339 date-time such as 2026-03-02T09:30:00Z, found '" + s + "'");
+    if (t == null) throw error(field, "expected an RFC 3339 date-time such as 2026-03-02T09:30:00Z, found " + FormatError.quote(s));
     return t;
   }
 
@@ -139,7 +139,7 @@ record JsonObject(JsonNode node, String file, long line, String path) {
   }
 
   private static String type(JsonNode v) {
-    String t = v.isTextual() ? "'" + WebVtt.shorten(v.asText()) + "'" : v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+    String t = v.isTextual() ? FormatError.quote(v.asText()) : v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     return t.equals("number") ? "the number " + v.asText() : t;
   }
 }

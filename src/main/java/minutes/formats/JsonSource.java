@@ -40,7 +40,10 @@ final class JsonSource {
   private static void each(String file, JsonParser p, String path, Consumer<JsonObject> each) throws IOException {
     long line = p.currentLocation().getLineNr();
     JsonNode n = p.readValueAsTree();
-    if (!n.isObject()) throw new FormatError(file, line, path, "expected a JSON object, found " + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+    if (!n.isObject()) {
+      String found = n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+      throw new FormatError(file, line, path, "expected a JSON object, found " + found);
+    }
     each.accept(new JsonObject(n, file, line, path));
   }
 }

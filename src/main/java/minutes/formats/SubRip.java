@@ -1,21 +1,22 @@
 package minutes.formats;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * SubRip (.srt): blocks of a cue number, a timing line {@code 00:01:02,000 --> 00:01:05,500}
- * (display coordinates after it are ignored) and text lines, separated by blank lines. A block
- * without its number is read too (some recorders leave it out); anything else is refused by
- * line. Stateless.
+ * (display coordinates after it are ignored) and text lines, separated by blank lines. Read
+ * as the common SubRip readers read it: a block without its number too (some recorders leave
+ * it out), times as {@link Timestamps} reads them; a block that still does not parse is
+ * reported to {@link Skips}, and so is a cue that ends before it starts (kept, its end set to
+ * its start). A WebVTT file is refused. Stateless.
  */
 final class SubRip {
   private static final String EXAMPLE = "00:01:02,000 --> 00:01:05,500";
 
   private SubRip() {}
 
-  static List<RawCue> read(String file, String[] lines) {
+  static List<RawCue> read(String file, String[] lines, Skips skips) {
     List<RawCue> cues = new ArrayList<>();
     int i = 0;
     while (i < lines.length) {
@@ -23,25 +24,39 @@ final class SubRip {
         i++;
         continue;
       }
-      String first = lines[i];
-      if (!first.contains("-->")) {
-        if (!first.strip().chars().allMatch(Character::isDigit)) {
-          throw new FormatError(file, i + 1, null, "expected a cue number or a timing line such as '" + EXAMPLE
-              + "', found '" + WebVtt.shorten(first) + "'"
-              + (first.startsWith("WEBVTT") ? " (a WebVTT file? use --format vtt)" : ""));
-        }
-        i++;
-        if (i == lines.length || !lines[i].contains("-->")) {
-          throw new FormatError(file, i == lines.length ? i : i + 1, null,
-              "expected a timing line such as '" + EXAMPLE + "' after the cue number " + first.strip());
-        }
-      }
-      int timing = i++;
-      long[] times = WebVtt.timing(file, timing + 1, lines[timing], ',', false, EXAMPLE);
+      int from = i;
       while (i < lines.length && !lines[i].isBlank()) i++;
-      cues.add(new RawCue(times[0], times[1], String.join("\n", Arrays.asList(lines).subList(timing + 1, i))));
+      if (from == 0 && lines[0].startsWith("WEBVTT")) {
+        throw new FormatError(file, 1, null, why(lines[0]) + " (a WebVTT file? use --format vtt)");
+      }
+      block(file, lines, from, i, skips, cues);
     }
     return cues;
+  }
+
+  /** The cue of the block {@code lines[from, to)}, if it has one. */
+  private static void block(String file, String[] lines, int from, int to, Skips skips, List<RawCue> cues) {
+    String first = lines[from];
+    boolean numbered = !first.contains("-->");
+    if (numbered && !first.strip().chars().allMatch(Character::isDigit)) {
+      skips.skip(file, from + 1, why(first));
+      return;
+    }
+    int timing = numbered ? from + 1 : from;
+    if (timing == to || !lines[timing].contains("-->")) {
+      skips.skip(file, timing + 1, "expected a timing line such as '" + EXAMPLE + "' after the cue number " + first.strip());
+      return;
+    }
+    long[] times = WebVtt.timing(lines[timing], true);
+    if (times == null) {
+      skips.skip(file, timing + 1, "expected a cue timing such as '" + EXAMPLE + "', found " + FormatError.quote(lines[timing]));
+      return;
+    }
+    cues.add(RawCue.of(file, lines, timing, to, times, skips));
+  }
+
+  private static String why(String first) {
+    return "expected a cue number or a timing line such as '" + EXAMPLE + "', found " + FormatError.quote(first);
   }
 
   /**

@@ -1,44 +1,75 @@
 package minutes.formats;
 
 /**
- * Cue times of WebVTT ({@code 01:02:03.456}, hours may be left out) and SubRip
- * ({@code 01:02:03,456}), read to and written from milliseconds. Thread-safe.
+ * Cue times of WebVTT and SubRip, read to and written from milliseconds (decisions.md
+ * "Transcript files as written"). WebVTT: {@code [H:]MM:SS.mmm} as the W3C parser reads it
+ * (hours of any width, here at most 9 digits), and also {@code H:M:S.f} with one- or two-digit
+ * minutes and seconds and one to three fraction digits, as Microsoft Teams writes them. SubRip:
+ * {@code H:M:S} with the same widths and a fraction of one to three digits after {@code ,} or
+ * {@code .}, or none. Thread-safe.
  */
 final class Timestamps {
+  private static final int MAX_HOUR_DIGITS = 9;
+
   private Timestamps() {}
 
+  /** The milliseconds of the whole of {@code s}, or -1 when it is not a time of the format. */
+  static long parse(String s, boolean subRip) {
+    int[] at = {0};
+    long ms = read(s, at, subRip);
+    return at[0] == s.length() ? ms : -1;
+  }
+
   /**
-   * The milliseconds of {@code [hours:]MM:SS<fraction>mmm}, or -1 when {@code s} is not one.
-   * Hours may have any number of digits (some writers use one); minutes and seconds are two
-   * digits below 60 and the milliseconds three digits, as both formats define them.
+   * The time at {@code at[0]} of {@code s}, or -1; on success {@code at[0]} is moved past it. As
+   * the W3C parser collects digits, a run of digits is read whole and then checked for width.
    */
-  static long parse(String s, char fraction, boolean hoursOptional) {
-    int dot = s.length() - 4;
-    if (dot < 5 || s.charAt(dot) != fraction) return -1;
-    long ms = digits(s, dot + 1, 3), seconds = digits(s, dot - 2, 2);
-    if (ms < 0 || seconds < 0 || seconds > 59 || s.charAt(dot - 3) != ':') return -1;
-    long minutes = digits(s, dot - 5, 2);
-    if (minutes < 0 || minutes > 59) return -1;
-    long hours = 0;
-    if (dot - 5 > 0) {
-      if (s.charAt(dot - 6) != ':' || dot - 6 == 0 || dot - 6 > 9) return -1;
-      hours = digits(s, 0, dot - 6);
-      if (hours < 0) return -1;
-    } else if (!hoursOptional) {
+  static long read(String s, int[] at, boolean subRip) {
+    int first = at[0], i = digits(s, first);
+    if (i == first || i == s.length() || s.charAt(i) != ':') return -1;
+    int second = i + 1, j = digits(s, second);
+    long hours = 0, minutes = value(s, first, i), seconds = value(s, second, j);
+    boolean withHours = j < s.length() && s.charAt(j) == ':';
+    if (withHours) {
+      int third = j + 1, k = digits(s, third);
+      if (i - first > MAX_HOUR_DIGITS || !oneOrTwo(second, j) || !oneOrTwo(third, k)) return -1;
+      hours = minutes;
+      minutes = seconds;
+      seconds = value(s, third, k);
+      j = k;
+    } else if (subRip || i - first != 2 || j - second != 2) {
+      return -1; // the W3C form without hours: two digits each
+    }
+    if (minutes > 59 || seconds > 59) return -1;
+    long ms = 0;
+    if (j < s.length() && (s.charAt(j) == '.' || subRip && s.charAt(j) == ',')) {
+      int f = digits(s, j + 1), width = f - (j + 1);
+      if (withHours ? width < 1 || width > 3 : width != 3) return -1;
+      ms = value(s, j + 1, f);
+      for (int n = width; n < 3; n++) ms *= 10;
+      j = f;
+    } else if (!subRip) {
       return -1;
     }
+    at[0] = j;
     return ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
   }
 
-  /** The value of {@code count} ASCII digits at {@code from}, or -1. */
-  private static long digits(String s, int from, int count) {
-    if (from < 0) return -1;
+  private static boolean oneOrTwo(int from, int to) {
+    return to - from == 1 || to - from == 2;
+  }
+
+  /** The end of the run of ASCII digits at {@code from}. */
+  private static int digits(String s, int from) {
+    int i = from;
+    while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') i++;
+    return i;
+  }
+
+  /** The value of the digits {@code s[from, to)}, at most 9 of them (wider runs are refused before use). */
+  private static long value(String s, int from, int to) {
     long v = 0;
-    for (int i = from; i < from + count; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') return -1;
-      v = v * 10 + (c - '0');
-    }
+    for (int i = from; i < Math.min(to, from + 18); i++) v = v * 10 + (s.charAt(i) - '0');
     return v;
   }
 

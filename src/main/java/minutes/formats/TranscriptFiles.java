@@ -22,9 +22,9 @@ final class TranscriptFiles {
   private TranscriptFiles() {}
 
   /** {@code name}: the file's name without its extension, the title unless the options give one. */
-  static MeetingLine meeting(CueFormat format, String file, String name, byte[] bytes, ImportOptions o) {
+  static MeetingLine meeting(CueFormat format, String file, String name, byte[] bytes, ImportOptions o, Skips skips) {
     String[] lines = lines(decode(file, bytes));
-    List<RawCue> cues = format.cues.apply(file, lines);
+    List<RawCue> cues = format.cues.read(file, lines, skips);
     if (cues.isEmpty()) throw new FormatError(file, lines.length, null, "expected at least one cue, found none");
     List<List<CueText.Part>> parts = new ArrayList<>(cues.size());
     int spoken = 0, prefixed = 0;
@@ -48,12 +48,12 @@ final class TranscriptFiles {
           speaker = text.substring(0, end).strip();
           text = text.substring(end + 1).strip();
         }
-        segments.add(new Segment(speaker == null ? Meetings.UNKNOWN_SPEAKER : speaker, null, c.startMs(), c.endMs(), text));
+        segments.add(new Segment(speaker == null ? ConvertedMeetings.UNKNOWN_SPEAKER : speaker, null, c.startMs(), c.endMs(), text));
       }
     }
     String id = o.id() != null ? o.id() : NameBasedIds.of(bytes, o.workspace());
     Instant ends = o.startsAt() == null ? null : o.startsAt().plusMillis(lastEnd);
-    return Meetings.line(o, id, o.title() != null ? o.title() : name, o.startsAt(), ends, null, o.now(), List.of(),
+    return ConvertedMeetings.line(o, id, o.title() != null ? o.title() : name, o.startsAt(), ends, null, o.now(), List.of(),
         List.of(), segments, null);
   }
 
@@ -69,8 +69,17 @@ final class TranscriptFiles {
     return text.substring(0, colon).isBlank() ? -1 : colon;
   }
 
-  /** The file's text: UTF-8 (a byte order mark dropped); anything else is refused at its line. */
+  /**
+   * The file's text: UTF-8 (a byte order mark dropped), or UTF-16 with its byte order mark;
+   * anything else is refused at its line, saying how to convert it.
+   */
   static String decode(String file, byte[] bytes) {
+    if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xfe && (bytes[1] & 0xff) == 0xff) {
+      return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE);
+    }
+    if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xff && (bytes[1] & 0xff) == 0xfe) {
+      return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE);
+    }
     String text = new String(bytes, StandardCharsets.UTF_8); // the JDK's fast path; it replaces bad bytes with U+FFFD
     if (text.indexOf('\uFFFD') >= 0) refuseMalformed(file, bytes); // a U+FFFD the file itself holds passes
     return text.startsWith("\uFEFF") ? text.substring(1) : text;
@@ -83,8 +92,16 @@ final class TranscriptFiles {
     if (decoder.decode(in, CharBuffer.allocate(bytes.length), true).isError()) {
       int line = 1;
       for (int i = 0; i < in.position(); i++) if (bytes[i] == '\n') line++;
-      throw new FormatError(file, line, null, "expected text in UTF-8, found a byte sequence that is not");
+      String converted = file.matches(".*\\.[^./]+") ? file.replaceFirst("(\\.[^./]+)$", ".utf8$1") : file + ".utf8";
+      throw new FormatError(file, line, null, "expected text in UTF-8, found a byte sequence that is not: the file is not "
+          + "UTF-8 (nor UTF-16 with a byte order mark); convert it, e.g. from Windows-1252: iconv -f WINDOWS-1252 -t UTF-8 "
+          + shellWord(file) + " > " + shellWord(converted));
     }
+  }
+
+  /** A file name as a shell reads it back: as it is, or in single quotes. */
+  private static String shellWord(String name) {
+    return name.matches("[A-Za-z0-9._/+-]+") ? name : "'" + name.replace("'", "'\\''") + "'";
   }
 
   /** Lines ended by CR LF, LF or CR, without their ends; an empty text is one empty line (the readers read line 1). */

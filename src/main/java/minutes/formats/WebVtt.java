@@ -5,47 +5,90 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * WebVTT (W3C, "WebVTT: The Web Video Text Tracks Format"): reads the cues of a file and writes
- * segments as one. Reading follows the spec's parser where real files need it (a BOM, CR/LF,
- * text after {@code WEBVTT}, header lines, NOTE/STYLE/REGION blocks, cue identifiers, cue
- * settings, hours left out) and refuses, by line, what it cannot read as a cue: a block that is
- * none of these, a timing that does not parse, an end before the start. Stateless.
+ * WebVTT (W3C, "WebVTT: The Web Video Text Tracks Format"): reads the cues of a file as the
+ * spec's file parsing algorithm does, block by block, and writes segments as a file. What that
+ * algorithm keeps is kept with the same times and text; a block it drops (a timing line that
+ * does not parse, text without a timing line) is reported to {@link Skips}, and so is a cue
+ * that ends before it starts (kept, its end set to its start). Timings may also be written as
+ * Microsoft Teams writes them ({@link Timestamps}). A file without the {@code WEBVTT} signature
+ * is refused. Stateless.
  */
 final class WebVtt {
+  static final String EXAMPLE = "00:01:02.000 --> 00:01:05.500";
+
   private WebVtt() {}
 
-  static List<RawCue> read(String file, String[] lines) {
+  static List<RawCue> read(String file, String[] lines, Skips skips) {
     if (!isHeader(lines[0])) {
-      throw new FormatError(file, 1, null, "expected the WebVTT header line 'WEBVTT', found '" + shorten(lines[0]) + "'"
+      throw new FormatError(file, 1, null, "expected the WebVTT header line 'WEBVTT', found " + FormatError.quote(lines[0])
           + (lines[0].strip().matches("\\d+") ? " (a SubRip file? use --format srt)" : ""));
     }
     List<RawCue> cues = new ArrayList<>();
+    // The header: lines up to an empty one; a line with "-->" ends it and is read as a cue's.
     int i = 1;
-    while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) i++; // header lines
+    while (i < lines.length && !lines[i].isEmpty() && !lines[i].contains("-->")) i++;
     while (i < lines.length) {
-      if (lines[i].isBlank()) {
+      if (lines[i].isEmpty()) {
         i++;
         continue;
       }
-      String first = lines[i];
-      if (!first.contains("-->") && (isBlock(first, "NOTE") || isBlock(first, "STYLE") || isBlock(first, "REGION"))) {
-        while (i < lines.length && !lines[i].isBlank()) i++;
-        continue;
-      }
-      if (!first.contains("-->")) {
-        i++; // a cue identifier (Teams: "uuid/12-0", Zoom: a number)
-        if (i == lines.length || !lines[i].contains("-->")) {
-          throw new FormatError(file, i == lines.length ? i : i + 1, null, "expected a cue timing line such as "
-              + "'00:01:02.000 --> 00:01:05.500' after the cue identifier '" + shorten(first) + "'");
-        }
-      }
-      int timing = i++;
-      long[] times = timing(file, timing + 1, lines[timing], '.', true, "00:01:02.000 --> 00:01:05.500");
-      // A line with "-->" starts the next cue even without a blank line before it (as the spec's parser reads it).
-      while (i < lines.length && !lines[i].isBlank() && !lines[i].contains("-->")) i++;
-      cues.add(new RawCue(times[0], times[1], String.join("\n", Arrays.asList(lines).subList(timing + 1, i))));
+      i = block(file, lines, i, skips, cues);
     }
     return cues;
+  }
+
+  /**
+   * "Collect a WebVTT block" from line {@code from}: a line with "-->" as its first line, or as
+   * its second after an identifier, is its timing line; the block ends at an empty line or at a
+   * later line with "-->", which starts the next block. Adds its cue, if any; returns where the
+   * next block starts.
+   */
+  private static int block(String file, String[] lines, int from, Skips skips, List<RawCue> cues) {
+    int i = from, next = from, timing = -1;
+    long[] times = null;
+    while (i < lines.length) {
+      String line = lines[i++];
+      if (line.contains("-->")) {
+        int count = i - from;
+        if (count > 2 || count == 2 && timing >= 0) break; // the next block's timing line
+        timing = i - 1;
+        times = timing(line, false);
+      } else if (line.isEmpty()) {
+        break;
+      }
+      next = i;
+    }
+    if (times != null) {
+      cues.add(RawCue.of(file, lines, timing, next, times, skips));
+    } else if (timing >= 0) {
+      skips.skip(file, timing + 1, "expected a cue timing such as '" + EXAMPLE + "', found " + FormatError.quote(lines[timing]));
+    } else if (!isComment(lines[from]) && !Arrays.asList(lines).subList(from, next).stream().allMatch(String::isBlank)) {
+      skips.skip(file, from + 1, "expected a cue timing line such as '" + EXAMPLE + "', found text outside any cue: "
+          + FormatError.quote(lines[from]) + " (an empty line ends a cue)");
+    }
+    return next;
+  }
+
+  /**
+   * The start and end of a timing line {@code start --> end [settings]}, as the W3C's "collect
+   * WebVTT cue timings and settings" reads them (whitespace around the arrow optional, the
+   * settings not read), or null when it does not parse. SubRip's are read alike.
+   */
+  static long[] timing(String line, boolean subRip) {
+    int[] at = {skipWhitespace(line, 0)};
+    long start = Timestamps.read(line, at, subRip);
+    if (start < 0) return null;
+    at[0] = skipWhitespace(line, at[0]);
+    if (!line.startsWith("-->", at[0])) return null;
+    at[0] = skipWhitespace(line, at[0] + 3);
+    long end = Timestamps.read(line, at, subRip);
+    return end < 0 ? null : new long[] {start, end};
+  }
+
+  /** Past the WebVTT whitespace (space, tab, form feed; the line ends are gone) at {@code i}. */
+  private static int skipWhitespace(String s, int i) {
+    while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t' || s.charAt(i) == '\f')) i++;
+    return i;
   }
 
   /** "WEBVTT" alone or followed by a space or tab and any text. */
@@ -53,31 +96,15 @@ final class WebVtt {
     return line.startsWith("WEBVTT") && (line.length() == 6 || line.charAt(6) == ' ' || line.charAt(6) == '\t');
   }
 
-  private static boolean isBlock(String line, String keyword) {
-    return line.startsWith(keyword)
-        && (line.length() == keyword.length() || Character.isWhitespace(line.charAt(keyword.length())));
-  }
-
-  /**
-   * Start and end of a timing line {@code start --> end [settings]} of either format: the
-   * fraction separator, whether hours may be left out, an example.
-   */
-  static long[] timing(String file, int lineNo, String line, char fraction, boolean hoursOptional, String example) {
-    int arrow = line.indexOf("-->");
-    String start = line.substring(0, arrow).strip();
-    String rest = line.substring(arrow + 3).stripLeading();
-    int space = 0;
-    while (space < rest.length() && !Character.isWhitespace(rest.charAt(space))) space++;
-    String end = rest.substring(0, space);
-    long startMs = Timestamps.parse(start, fraction, hoursOptional), endMs = Timestamps.parse(end, fraction, hoursOptional);
-    if (startMs < 0 || endMs < 0) {
-      throw new FormatError(file, lineNo, null, "expected a cue timing such as '" + example + "', found '"
-          + shorten(line) + "'");
+  /** A NOTE, STYLE or REGION block, which holds no cue by design: dropped without a word. */
+  private static boolean isComment(String line) {
+    for (String keyword : new String[] {"NOTE", "STYLE", "REGION"}) {
+      if (line.startsWith(keyword) && (line.length() == keyword.length() || line.charAt(keyword.length()) == ' '
+          || line.charAt(keyword.length()) == '\t')) {
+        return true;
+      }
     }
-    if (endMs < startMs) {
-      throw new FormatError(file, lineNo, null, "the cue ends (" + end + ") before it starts (" + start + ")");
-    }
-    return new long[] {startMs, endMs};
+    return false;
   }
 
   /** A cue per segment, the speaker in a voice span, text escaped so that it reads back the same. */
@@ -109,9 +136,5 @@ final class WebVtt {
         default -> out.append(c);
       }
     }
-  }
-
-  static String shorten(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 }

@@ -1,6 +1,7 @@
 package minutes.http;
 
 import io.undertow.server.HttpServerExchange;
+import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import java.sql.Connection;
@@ -48,6 +49,9 @@ final class Admission {
   private static final HttpString POLICY_HEADER = HttpString.tryFromString("RateLimit-Policy");
   private static final HttpString STATE_HEADER = HttpString.tryFromString("RateLimit");
   private static final long WINDOW_NANOS = 60_000_000_000L;
+
+  /** Set on a request once counted against its key's rate limit: an {@link Answer} may ask its route again. */
+  private static final AttachmentKey<Boolean> COUNTED = AttachmentKey.create(Boolean.class);
 
   private static final long SCHEMA_REFRESH_NANOS = 1_000_000_000L;
   private static final int MIGRATION_RETRY_AFTER_SECONDS = 30;
@@ -136,7 +140,7 @@ final class Admission {
    * while the limit is off.
    */
   private void admit(HttpServerExchange ex, String keyId) {
-    if (perMinute == 0) return;
+    if (perMinute == 0 || ex.putAttachment(COUNTED, true) != null) return;
     Outcome o = take(keyId);
     ex.getResponseHeaders().put(POLICY_HEADER, policy);
     ex.getResponseHeaders().put(STATE_HEADER, "\"" + POLICY + "\";r=" + o.remaining() + ";t=" + o.resetSeconds());

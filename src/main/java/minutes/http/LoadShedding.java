@@ -5,6 +5,7 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.RequestLimit;
 import io.undertow.util.AttachmentKey;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * (0: no limit) is answered the same 503 when its turn comes: the queue's length alone does
  * not bound the wait while other work (an import, a reindex) slows every request down.
  * {@code /healthz} and {@code /metrics} are never shed or queued: they must tell an operator
- * what is going on precisely when the server is overloaded.
+ * what is going on precisely when the server is overloaded. Requests that may be held open
+ * (a long-poll with {@code wait}, an event stream: decisions.md "Push") are not counted here
+ * either, or a thousand waiting clients would block every search: they have a limit of their
+ * own, {@code changes.max_waiting} at once from arrival to their answer's end, beyond which they
+ * get the same 503.
  *
  * <p>The queue is Undertow's {@link RequestLimit}; this class adds the exemptions, the error
  * body and the counts for /metrics. Thread-safe.
@@ -25,6 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LoadShedding implements HttpHandler {
   private static final Set<String> NEVER_SHED = Set.of("/healthz", "/metrics");
   static final int RETRY_AFTER_SECONDS = 1;
+  /** Waiting clients coming back at once would only be refused again: spread them out a little. */
+  static final int HELD_RETRY_AFTER_SECONDS = 5;
   private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
 
   private final HttpHandler next;
@@ -33,9 +40,16 @@ public final class LoadShedding implements HttpHandler {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicLong shed = new AtomicLong();
+  private final Predicate<HttpServerExchange> mayBeHeld;
+  private final int maxHeld;
+  private final AtomicInteger held = new AtomicInteger();
 
-  public LoadShedding(int maxInFlight, int maxQueued, int maxQueueWaitMs, HttpHandler next) {
+  /** {@code mayBeHeld}: a request that may wait long for its answer; at most {@code maxHeld} of them at once. */
+  public LoadShedding(int maxInFlight, int maxQueued, int maxQueueWaitMs, Predicate<HttpServerExchange> mayBeHeld,
+      int maxHeld, HttpHandler next) {
     this.next = next;
+    this.mayBeHeld = mayBeHeld;
+    this.maxHeld = maxHeld;
     this.limit = new RequestLimit(maxInFlight, maxQueued);
     long maxWaitNanos = maxQueueWaitMs == 0 ? Long.MAX_VALUE : maxQueueWaitMs * 1_000_000L;
     this.started = ex -> {
@@ -63,10 +77,29 @@ public final class LoadShedding implements HttpHandler {
         "the server is busy (too many requests at once); try again in a moment"));
   }
 
+  private void hold(HttpServerExchange ex) throws Exception {
+    if (held.incrementAndGet() > maxHeld) {
+      held.decrementAndGet();
+      shed.incrementAndGet();
+      ErrorMapper.send(ex, ApiError.unavailable(HELD_RETRY_AFTER_SECONDS,
+          "the server holds as many waiting requests as it may (changes.max_waiting); try again in a few seconds"));
+      return;
+    }
+    ex.addExchangeCompleteListener((done, nextListener) -> {
+      held.decrementAndGet();
+      nextListener.proceed();
+    });
+    next.handleRequest(ex);
+  }
+
   @Override
   public void handleRequest(HttpServerExchange ex) throws Exception {
     if (NEVER_SHED.contains(Routes.trimmed(ex.getRequestPath()))) { // "/healthz/" too, as the router takes it
       next.handleRequest(ex);
+      return;
+    }
+    if (mayBeHeld.test(ex)) {
+      hold(ex);
       return;
     }
     ex.putAttachment(ARRIVED, System.nanoTime());
@@ -82,6 +115,11 @@ public final class LoadShedding implements HttpHandler {
   /** Requests waiting for their turn. */
   public int queued() {
     return queued.get();
+  }
+
+  /** Requests that may be held (long-polls with wait, streams) open now, from arrival to their answer's end. */
+  public int held() {
+    return held.get();
   }
 
   /** Requests answered 503 at once since the start. */

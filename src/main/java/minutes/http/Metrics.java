@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import minutes.store.DataSnapshot;
@@ -104,8 +105,38 @@ public final class Metrics {
     Gauge.builder("minutes.http.queued", shedding, LoadShedding::queued)
         .description("Requests waiting for their turn (at most http.max_queued)").register(registry);
     FunctionCounter.builder("minutes.http.shed", shedding, LoadShedding::shed)
-        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full, or their turn came after http.max_queue_wait_ms")
+        .description("Requests answered 503 because http.max_in_flight and http.max_queued were full,"
+            + " or their turn came after http.max_queue_wait_ms, or changes.max_waiting was")
         .register(registry);
+    Gauge.builder("minutes.changes.held", shedding, LoadShedding::held)
+        .description("Long-polls with wait and change streams open now (at most changes.max_waiting)").register(registry);
+  }
+
+  /** Adds the change feed's push counts: what waits for a change now, and streams open. */
+  public void watchPush(IntSupplier waiting, IntSupplier streams) {
+    // Held strongly: Micrometer holds a gauge's object weakly, and nothing else holds these lambdas.
+    Gauge.builder("minutes.changes.waiting", waiting, IntSupplier::getAsInt).strongReference(true)
+        .description("Held long-polls and streams waiting for a change their key may see").register(registry);
+    Gauge.builder("minutes.changes.streams", streams, IntSupplier::getAsInt).strongReference(true)
+        .description("Change streams (GET /api/v1/changes/stream) open now").register(registry);
+  }
+
+  /** Adds webhook deliveries by outcome, whether this server delivers, and how far behind the furthest webhook is. */
+  public void watchWebhooks(minutes.webhooks.Deliverer d) {
+    FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::delivered).tag("outcome", "delivered")
+        .description("Webhook deliveries by outcome: delivered (2xx), failed (tried again later),"
+            + " disabled (410, retries spent, key revoked)")
+        .register(registry);
+    FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::failed).tag("outcome", "failed")
+        .register(registry);
+    FunctionCounter.builder("minutes.webhook.deliveries", d, minutes.webhooks.Deliverer::disabled).tag("outcome", "disabled")
+        .register(registry);
+    Gauge.builder("minutes.webhook.oldest.undelivered", d, minutes.webhooks.Deliverer::oldestUndeliveredSeconds)
+        .baseUnit("seconds")
+        .description("Age of the oldest change a webhook has yet to receive (0: all delivered; on the delivering server)")
+        .register(registry);
+    Gauge.builder("minutes.webhook.delivering", d, minutes.webhooks.Deliverer::leader)
+        .description("1 on the server that delivers webhooks now (it holds the lease), 0 elsewhere").register(registry);
   }
 
   /**

@@ -32,6 +32,8 @@ public final class Routes {
   private final Map<String, Api> apis = new HashMap<>();
   /** {@link #anyMethod} routes by path: a method the router was not given (BREW, TRACE) goes to them too. */
   private final Map<String, HttpHandler> anyMethodRoutes = new HashMap<>();
+  /** Where an {@link Answer} sends its request to be answered anew ({@link #answerAgainThrough}). */
+  private HttpHandler again = router;
 
   /**
    * An API route: the scope it needs, the tables it reads, its endpoint, and whether its
@@ -91,11 +93,23 @@ public final class Routes {
     return open(template, ex -> {
       ex.getResponseHeaders().put(Headers.CACHE_CONTROL, cacheControl);
       Map<String, String> path = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters();
-      Json.ok(ex, read(api.oneSnapshot(), c -> {
+      Object body = read(api.oneSnapshot(), c -> {
         ApiKeys.Resolved caller = admission.callerWithDataVersion(ex, c);
         return answer(api, caller.principal(), caller.dataVersion(), new Params(ex.getQueryParameters()), path, c);
-      }));
+      });
+      if (body instanceof Answer own) own.send(ex, again);
+      else Json.ok(ex, body);
     });
+  }
+
+  /**
+   * The handler that answers a request anew for an {@link Answer} (a held long-poll woken):
+   * the one that maps errors in front of {@link #handler()}, so the second answer is mapped as
+   * the first. Call once, before the server starts.
+   */
+  public Routes answerAgainThrough(HttpHandler handler) {
+    this.again = handler;
+    return this;
   }
 
   /**

@@ -84,18 +84,27 @@ public final class ApiKeys {
    * transaction, it is the version of the snapshot every later statement sees.
    */
   public static Optional<Resolved> resolve(Connection c, String secret, boolean withDataVersion) throws SQLException {
-    return new Sql("""
-        SELECT k.id, k.workspace_id, k.user_email, k.scopes,
-               (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id),
-               %s
-        FROM api_key k WHERE k.secret_hash = ? AND k.revoked_at IS NULL"""
-        .formatted(withDataVersion ? Db.DATA_VERSION_VALUE : "NULL"), (Object) hash(secret))
-        .one(c, rs -> {
-          String domains = rs.getString(5);
-          Principal principal = new Principal(rs.getString(1), rs.getLong(2), rs.getString(3),
-              parseScopes(rs.getString(4)), domains == null ? Set.of() : Set.copyOf(List.of(domains.split(","))));
-          return new Resolved(principal, withDataVersion ? OptionalLong.of(rs.getLong(6)) : OptionalLong.empty());
-        });
+    return new Sql(PRINCIPAL.formatted(withDataVersion ? Db.DATA_VERSION_VALUE : "NULL") + " k.secret_hash = ?",
+        (Object) hash(secret))
+        .one(c, rs -> new Resolved(principal(rs), withDataVersion ? OptionalLong.of(rs.getLong(6)) : OptionalLong.empty()));
+  }
+
+  /** The principal of the live key with this id (a webhook's), or empty when it is unknown or revoked. */
+  public static Optional<Principal> live(Connection c, String id) throws SQLException {
+    return new Sql(PRINCIPAL.formatted("NULL") + " k.id = ?", id).one(c, ApiKeys::principal);
+  }
+
+  /** A live key's principal in columns 1-5, then the value of %s, for a condition on k appended. */
+  private static final String PRINCIPAL = """
+      SELECT k.id, k.workspace_id, k.user_email, k.scopes,
+             (SELECT string_agg(d.domain, ',') FROM workspace_domain d WHERE d.workspace_id = k.workspace_id),
+             %s
+      FROM api_key k WHERE k.revoked_at IS NULL AND""";
+
+  private static Principal principal(java.sql.ResultSet rs) throws SQLException {
+    String domains = rs.getString(5);
+    return new Principal(rs.getString(1), rs.getLong(2), rs.getString(3),
+        parseScopes(rs.getString(4)), domains == null ? Set.of() : Set.copyOf(List.of(domains.split(","))));
   }
 
   public static Set<Scope> parseScopes(String commaSeparated) {

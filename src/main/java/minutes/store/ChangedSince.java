@@ -1,8 +1,6 @@
 package minutes.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,18 +24,12 @@ public record ChangedSince(long prunedThrough, List<String> changed) {
    * index, at a cost that grows with every import.
    */
   public static ChangedSince read(Connection c, long seq) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(SQL)) {
-      ps.setLong(1, seq);
-      try (ResultSet rs = ps.executeQuery()) {
-        long prunedThrough = 0;
-        Set<String> ids = new LinkedHashSet<>();
-        while (rs.next()) {
-          prunedThrough = rs.getLong(1);
-          String id = rs.getString(2);
-          if (id != null) ids.add(id);
-        }
-        return new ChangedSince(prunedThrough, List.copyOf(ids));
-      }
-    }
+    long[] prunedThrough = {0};
+    Set<String> ids = new LinkedHashSet<>(new Sql(SQL, seq).list(c, rs -> {
+      prunedThrough[0] = rs.getLong(1);
+      return rs.getString(2);
+    }));
+    ids.remove(null); // the one row of a range without changes
+    return new ChangedSince(prunedThrough[0], List.copyOf(ids));
   }
 }

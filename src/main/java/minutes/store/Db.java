@@ -14,8 +14,11 @@ import java.time.Duration;
  * count and its page see the same snapshot while another process imports. Thread-safe.
  */
 public final class Db implements AutoCloseable {
-  /** PostgreSQL: connections for the index sync and the in-memory list orders, apart from requests'. */
-  public static final int BACKGROUND_CONNECTIONS = 3;
+  /**
+   * Connections for the index sync, the in-memory list orders, the change feed's
+   * watch and webhook deliveries, apart from requests'.
+   */
+  public static final int BACKGROUND_CONNECTIONS = 5;
 
   private final Store store;
   private final Store.ReadPools pools;
@@ -62,7 +65,7 @@ public final class Db implements AutoCloseable {
    * statement time limit ({@link StatementLimit#isTimeout} tells that failure). Close it to return it.
    */
   public Connection readForRequest() throws SQLException {
-    return pools.limit().limit(pools.requests().getConnection());
+    return pools.requests().getConnection();
   }
 
   /** "URL table" of the tables seen by {@link #ifTableExists}: no migration drops one, so one look is enough. */
@@ -138,7 +141,7 @@ public final class Db implements AutoCloseable {
 
   @Override
   public void close() {
-    if (pools.background() != pools.requests()) pools.background().close();
+    pools.background().close();
     pools.requests().close();
   }
 }

@@ -96,7 +96,7 @@ final class PostgresStore extends Store {
     PGSimpleDataSource limited = dataSource();
     if (!statementTimeout.isZero()) limited.setOptions("-c statement_timeout=" + statementTimeout.toMillis());
     return new ReadPools(new HikariDataSource(readPool(limited, "request", size)),
-        new HikariDataSource(readPool(dataSource(), "background", Db.BACKGROUND_CONNECTIONS)), StatementLimit.NONE);
+        new HikariDataSource(readPool(dataSource(), "background", Db.BACKGROUND_CONNECTIONS)));
   }
 
   /** A database that is down answers 503 quickly instead of holding requests; the server starts meanwhile. */

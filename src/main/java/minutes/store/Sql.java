@@ -11,8 +11,9 @@ import java.util.Optional;
 
 /**
  * A statement assembled from fixed SQL fragments and bound values, for queries whose
- * filters depend on the request. User input only ever travels as a bound value.
- * Not thread-safe; one per query.
+ * filters depend on the request. User input only ever travels as a bound value. Every query a
+ * request makes runs through here, which is what keeps it within the request's statement time
+ * limit ({@link StatementLimit}). Not thread-safe; one per query.
  */
 public final class Sql {
   /** Maps the current row of a result set. */
@@ -42,16 +43,22 @@ public final class Sql {
   }
 
   public <T> List<T> list(Connection c, RowMapper<T> mapper) throws SQLException {
+    long outer = StatementLimit.start();
     try (PreparedStatement ps = prepare(c); ResultSet rs = ps.executeQuery()) {
       List<T> rows = new ArrayList<>();
       while (rs.next()) rows.add(mapper.map(rs));
       return rows;
+    } finally {
+      StatementLimit.stop(outer);
     }
   }
 
   public <T> Optional<T> one(Connection c, RowMapper<T> mapper) throws SQLException {
+    long outer = StatementLimit.start();
     try (PreparedStatement ps = prepare(c); ResultSet rs = ps.executeQuery()) {
       return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
+    } finally {
+      StatementLimit.stop(outer);
     }
   }
 

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteDataSource;
 import org.sqlite.SQLiteOpenMode;
 
@@ -98,16 +99,42 @@ final class SqliteStore extends Store {
   }
 
   /**
-   * One pool for requests and background work, read-only; statements are limited by
-   * {@link StatementLimit} (SQLite has no statement timeout of its own).
+   * Read-only pools: one for requests, whose connections each get the statement time limit once
+   * as the pool opens them ({@link StatementLimit}: SQLite has no statement timeout of its own),
+   * and a small one without a limit for background work.
    */
   @Override
   ReadPools readPools(int size, Duration statementTimeout) {
-    HikariDataSource pool = new HikariDataSource(readPool(dataSource(true), "read", size));
-    return new ReadPools(pool, pool, new StatementLimit(statementTimeout));
+    SQLiteDataSource requests = statementTimeout.isZero() ? dataSource(true) : limited(statementTimeout);
+    return new ReadPools(new HikariDataSource(readPool(requests, "request", size)),
+        new HikariDataSource(readPool(dataSource(true), "background", Db.BACKGROUND_CONNECTIONS)));
+  }
+
+  /** Read-only connections, each given the statement time limit once, as the pool opens it. */
+  private SQLiteDataSource limited(Duration statementTimeout) {
+    SQLiteDataSource ds = new SQLiteDataSource(config(true)) {
+      @Override
+      public SQLiteConnection getConnection(String user, String password) throws SQLException {
+        SQLiteConnection c = super.getConnection(user, password);
+        StatementLimit.install(c, statementTimeout);
+        return c;
+      }
+    };
+    ds.setUrl(url());
+    return ds;
   }
 
   private SQLiteDataSource dataSource(boolean readOnly) {
+    SQLiteDataSource ds = new SQLiteDataSource(config(readOnly));
+    ds.setUrl(url());
+    return ds;
+  }
+
+  private String url() {
+    return "jdbc:sqlite:" + file.toAbsolutePath();
+  }
+
+  private static SQLiteConfig config(boolean readOnly) {
     SQLiteConfig cfg = new SQLiteConfig();
     cfg.enforceForeignKeys(true);
     cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
@@ -128,8 +155,6 @@ final class SqliteStore extends Store {
       // zeroes its old version the same way.
       cfg.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
     }
-    SQLiteDataSource ds = new SQLiteDataSource(cfg);
-    ds.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
-    return ds;
+    return cfg;
   }
 }

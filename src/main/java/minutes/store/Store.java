@@ -97,7 +97,7 @@ public abstract sealed class Store permits SqliteStore, PostgresStore {
    * statementTimeout} by {@code limit} or by the pool itself; {@code background}, without a
    * limit (the same pool where one serves both). Close both (once where they are the same).
    */
-  record ReadPools(HikariDataSource requests, HikariDataSource background, StatementLimit limit) {}
+  record ReadPools(HikariDataSource requests, HikariDataSource background) {}
 
   abstract ReadPools readPools(int size, Duration statementTimeout);
 

@@ -5,7 +5,8 @@ import java.util.Arrays;
 
 /**
  * Writes a JSON object of text values from their UTF-8 bytes, on both stores byte for byte as
- * SQLite's json_object writes it (which rendered the rows before, so answers keep those bytes): the short escapes for the quote, the backslash, b, t, n, f and r;
+ * SQLite's json_object writes it (which rendered the rows before, so answers keep those bytes):
+ * the short escapes for the quote, the backslash, b, t, n, f and r;
  * every other control character as a backslash-u escape with lower-case hex digits; everything
  * else, UTF-8 above ASCII included, as it is. Jackson cannot be told to do this from bytes (its
  * UTF-8 string writer escapes in upper case whatever escapes it is given), and reading each

@@ -63,16 +63,18 @@ public final class TranscriptApi {
   }
 
   /**
-   * Segments as cues. A cue needs an end: a segment without one ends where the next segment of
-   * the page starts (Fathom's segments come so), the last at its own start.
+   * Segments as cues, each ending after it starts, as WebVTT's syntax wants (decisions.md
+   * "Transcript files as written"): a segment without an end, or of zero length, ends where the
+   * next segment of the page starts (Fathom's segments come so), or 1 ms after its own start when
+   * that is not later.
    */
   private static List<Cue> asCues(List<Segment> rows) {
     List<Cue> out = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       Segment s = rows.get(i);
-      long end = s.endMs() != null ? s.endMs() : i + 1 < rows.size() ? Math.max(s.startMs(), rows.get(i + 1).startMs())
-          : s.startMs();
-      out.add(new Cue(s.startMs(), end, s.speakerName(), s.text()));
+      long end = s.endMs() != null ? s.endMs() : -1;
+      if (end <= s.startMs() && i + 1 < rows.size()) end = rows.get(i + 1).startMs();
+      out.add(new Cue(s.startMs(), end > s.startMs() ? end : s.startMs() + 1, s.speakerName(), s.text()));
     }
     return out;
   }

@@ -45,13 +45,8 @@ class NotetakerImportTest {
     assertEquals("2026-03-02T10:05:00Z", m.get("created_at").asText());
     assertTrue(m.get("organizer_email").isNull());
 
-    List<String> participants = new ArrayList<>();
-    for (JsonNode p : api.get("/api/v1/meetings/" + id + "/participants", ALL).json().get("data")) {
-      participants.add(p.get("display_name").asText() + " " + p.get("email").asText() + " " + p.get("source").asText()
-          + " " + p.get("attended").asBoolean());
-    }
     assertEquals(List.of("Ann Example ann@acme.com calendar true", "Gina Globex gina@globex.com calendar true",
-        "Al Absent al@globex.com calendar false", "Dev Guest null platform true"), participants);
+        "Al Absent al@globex.com calendar false", "Dev Guest null platform true"), participants(id));
 
     JsonNode protocol = m.get("protocol");
     assertEquals("## Summary\nThe zqfathom pilot is on track.", protocol.get("content_md").asText());
@@ -141,6 +136,81 @@ class NotetakerImportTest {
     assertEquals(0, run.code(), run.err());
     assertEquals(5, api.get("/api/v1/meetings?q=zqbatch", ALL).json().at("/pagination/total").asInt());
     assertEquals(200, api.get("/api/v1/meetings/" + NameBasedIds.of("acme", "fireflies", "ff-2"), ALL).status());
+  }
+
+  /** decisions.md "Transcript files as written": a speaker and an attendee are one participant by these rules only. */
+  @Test
+  void aSpeakerIsTheAttendeeTheirNameOrEmailPointsToWithoutDoubt() throws Exception {
+    String fireflies = """
+        {"id": "ff-people", "title": "zqpeople fireflies",
+         "participants": ["alice.smith@acme.com, olga@acme.com, bo.lind@acme.com", "bob.stone@acme.com", "jose@acme.com",
+                          "chris.ng@acme.com", "chris.ode@acme.com"],
+         "meeting_attendees": [{"displayName": "Alice Smith", "email": "alice.smith@acme.com"},
+                               {"displayName": "Bo Lind", "email": "bo.lind@acme.com"},
+                               {"name": "Bob Stone", "email": "bob.stone@acme.com"},
+                               {"displayName": "José Núñez", "email": "jose@acme.com"},
+                               {"displayName": "Chris Ng", "email": "chris.ng@acme.com"},
+                               {"displayName": "Chris Ode", "email": "chris.ode@acme.com"}],
+         "sentences": [%s]}""".formatted(sentences("Alice", "olga", "Bo", "jose nunez", "Bob", "Sam", "Chris", "ALICE SMITH"));
+    assertEquals(0, importFile("fireflies", "people.json", fireflies).code());
+    assertEquals(List.of("Alice Smith alice.smith@acme.com calendar true", "olga@acme.com olga@acme.com calendar true",
+        "Bo Lind bo.lind@acme.com calendar true", "Bob Stone bob.stone@acme.com calendar true",
+        "José Núñez jose@acme.com calendar true", "Chris Ng chris.ng@acme.com calendar true",
+        "Chris Ode chris.ode@acme.com calendar true", "Sam null platform true", "Chris null platform true"),
+        participants(NameBasedIds.of("acme", "fireflies", "ff-people")),
+        "first word (Alice, Bo, Bob), email's local part (olga), accents (jose nunez); two Chrises: no match");
+
+    String fathom = """
+        {"recording_id": 4242, "title": "zqpeople fathom", "created_at": "2026-03-02T10:05:00Z",
+         "calendar_invitees": [{"name": "Olga Petrova", "email": "olga.petrova@globex.com"}, {"email": "ivan_k@globex.com"},
+                               {"name": "Al Absent", "email": "al@globex.com"}],
+         "transcript": [{"speaker": {"display_name": "Olga"}, "text": "Hi", "timestamp": "00:00:01"},
+                        {"speaker": {"display_name": "Ivan Kowalski"}, "text": "Hello", "timestamp": "00:00:02"},
+                        {"speaker": {"display_name": "Alan"}, "text": "Hey", "timestamp": "00:00:03"}]}""";
+    assertEquals(0, importFile("fathom", "people.json", fathom).code());
+    assertEquals(List.of("Olga Petrova olga.petrova@globex.com calendar true", "ivan_k@globex.com ivan_k@globex.com calendar true",
+        "Al Absent al@globex.com calendar false", "Alan null platform true"),
+        participants(NameBasedIds.of("acme", "fathom", "4242")),
+        "a speaker known by first name, one by the first piece of an email alone; Alan is not Al");
+  }
+
+  @Test
+  void aMeetingObjectWithoutTranscriptImportsWithoutOneAndTheSummaryCountsIt() throws Exception {
+    CliRun run = importFile("fathom", "no-transcript.json", """
+        [{"recording_id": 5151, "title": "zqnotranscript fathom", "created_at": "2026-03-02T10:05:00Z",
+          "default_summary": {"markdown_formatted": "## Summary"}, "action_items": [{"description": "Call back"}]},
+         {"recording_id": 5152, "title": "zqnotranscript spoken", "created_at": "2026-03-02T10:05:00Z",
+          "transcript": [{"speaker": {"display_name": "Ann"}, "text": "Hi", "timestamp": "00:00:01"}]}]""");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().startsWith("imported 2 meetings with 1 tasks from 1 files, 1 of them without a transcript ("), run.out());
+    String id = NameBasedIds.of("acme", "fathom", "5151");
+    assertEquals("## Summary", api.get("/api/v1/meetings/" + id, ALL).json().at("/protocol/content_md").asText());
+    assertEquals(0, api.get("/api/v1/meetings/" + id + "/transcript", ALL).json().get("data").size());
+    run = importFile("fireflies", "no-sentences.json", """
+        {"id": "ff-silent", "title": "zqnotranscript fireflies", "summary": {"overview": "Nothing said"}}""");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().startsWith("imported 1 meetings with 0 tasks from 1 files, 1 of them without a transcript ("), run.out());
+    id = NameBasedIds.of("acme", "fireflies", "ff-silent");
+    assertEquals("Nothing said", api.get("/api/v1/meetings/" + id, ALL).json().at("/protocol/content_md").asText());
+    assertEquals(0, api.get("/api/v1/meetings/" + id + "/transcript", ALL).json().get("data").size());
+  }
+
+  /** Fireflies sentences, one per speaker, a second apart. */
+  private static String sentences(String... speakers) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < speakers.length; i++) {
+      out.add("{\"speaker_name\": \"" + speakers[i] + "\", \"text\": \"line " + i + "\", \"start_time\": " + i + "}");
+    }
+    return String.join(", ", out);
+  }
+
+  private static List<String> participants(String meetingId) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode p : api.get("/api/v1/meetings/" + meetingId + "/participants", ALL).json().get("data")) {
+      out.add(p.get("display_name").asText() + " " + p.get("email").asText() + " " + p.get("source").asText() + " "
+          + p.get("attended").asBoolean());
+    }
+    return out;
   }
 
   private static String task(JsonNode t) {

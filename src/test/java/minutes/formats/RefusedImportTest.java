@@ -27,35 +27,62 @@ class RefusedImportTest {
       {"title": "Pilot", "recording_id": 7, "created_at": "2026-03-02T10:05:00Z",
        "transcript": [{"speaker": {"display_name": "Ann"}, "text": "Hello", "timestamp": "00:00:05"}]}""";
 
+  /** Not WebVTT or SubRip at all, or no cue left: refused however lenient the reading (decisions.md "Transcript files as written"). */
   @Test
-  void unreadableCueFilesAreRefusedByFileLineAndWhatWasExpected() throws Exception {
-    refused("vtt", "timing.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02\nHi\n",
-        "timing.vtt:3: expected a cue timing such as '00:01:02.000 --> 00:01:05.500', found '00:00:01.000 --> 00:00:02'");
-    refused("vtt", "minutes.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:61.000\nHi\n",
-        "minutes.vtt:3: expected a cue timing such as");
-    refused("vtt", "inverted.vtt", "WEBVTT\r\n\r\n1\r\n00:00:02.000 --> 00:00:01.000\r\nHi\r\n",
-        "inverted.vtt:4: the cue ends (00:00:01.000) before it starts (00:00:02.000)");
-    refused("vtt", "no-timing.vtt", "WEBVTT\n\nhello there\nworld\n",
-        "no-timing.vtt:4: expected a cue timing line such as '00:01:02.000 --> 00:01:05.500' after the cue identifier 'hello there'");
+  void aFileThatIsNotOfItsFormatOrHoldsNoCueIsRefused() throws Exception {
     refused("vtt", "subrip.srt", "1\n00:00:01,000 --> 00:00:02,000\nHi\n",
         "subrip.srt:1: expected the WebVTT header line 'WEBVTT', found '1' (a SubRip file? use --format srt)");
     refused("vtt", "json.vtt", "{\"title\": \"x\"}\n", "json.vtt:1: expected the WebVTT header line 'WEBVTT', found '{\"title\": \"x\"}'");
     refused("vtt", "empty.vtt", "WEBVTT\n\nNOTE nothing said\n", "empty.vtt:3: expected at least one cue, found none");
     refused("srt", "webvtt.vtt", GOOD_VTT, "webvtt.vtt:1: expected a cue number or a timing line such as "
         + "'00:01:02,000 --> 00:01:05,500', found 'WEBVTT' (a WebVTT file? use --format vtt)");
-    refused("srt", "dots.srt", "1\n00:00:01.000 --> 00:00:02.000\nHi\n",
-        "dots.srt:2: expected a cue timing such as '00:01:02,000 --> 00:01:05,500', found '00:00:01.000 --> 00:00:02.000'");
-    refused("srt", "number.srt", "1\nHi there\n", "number.srt:2: expected a timing line such as '00:01:02,000 --> 00:01:05,500' after the cue number 1");
-    refused("srt", "inverted.srt", "1\n00:00:03,000 --> 00:00:02,999\nHi\n",
-        "inverted.srt:2: the cue ends (00:00:02,999) before it starts (00:00:03,000)");
+    Path skipped = write("all-skipped.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02\nHi\n\nhello there\n");
+    refused(List.of("--format", "vtt"), List.of(skipped),
+        skipped + ":3: skipped: expected a cue timing such as '00:01:02.000 --> 00:01:05.500', found '00:00:01.000 --> 00:00:02'\n"
+            + skipped + ":6: skipped: expected a cue timing line such as '00:01:02.000 --> 00:01:05.500', found text outside any "
+            + "cue: 'hello there' (an empty line ends a cue)\n"
+            + skipped + ":6: expected at least one cue, found none\n"
+            + "import refused: 1 fault(s) in the vtt files; nothing was imported\n");
+  }
+
+  /** --strict: the first block not read as written refuses the file, as before 2026-12-04. */
+  @Test
+  void strictRefusesAFileAtItsFirstBlockNotReadAsWritten() throws Exception {
+    strict("vtt", "timing.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02\nHi\n\n00:03.000 --> 00:04.000\nHo\n",
+        "timing.vtt:3: expected a cue timing such as '00:01:02.000 --> 00:01:05.500', found '00:00:01.000 --> 00:00:02'");
+    strict("vtt", "minutes.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:61.000\nHi\n\n00:03.000 --> 00:04.000\nHo\n",
+        "minutes.vtt:3: expected a cue timing such as");
+    strict("vtt", "inverted.vtt", "WEBVTT\r\n\r\n1\r\n00:00:02.000 --> 00:00:01.000\r\nHi\r\n",
+        "inverted.vtt:4: the cue ends before it starts: '00:00:02.000 --> 00:00:01.000'");
+    strict("vtt", "no-timing.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n\nhello there\nworld\n",
+        "no-timing.vtt:6: expected a cue timing line such as '00:01:02.000 --> 00:01:05.500', found text outside any cue: "
+            + "'hello there' (an empty line ends a cue)");
+    strict("srt", "number.srt", "1\nHi there\n\n2\n00:00:01,000 --> 00:00:02,000\nHo\n",
+        "number.srt:2: expected a timing line such as '00:01:02,000 --> 00:01:05,500' after the cue number 1");
+    strict("srt", "inverted.srt", "1\n00:00:03,000 --> 00:00:02,999\nHi\n",
+        "inverted.srt:2: the cue ends before it starts: '00:00:03,000 --> 00:00:02,999'");
+    strict("srt", "words.srt", "1\n00:00:01,000 --> 00:00:02,000\nHi\n\nthen words\n",
+        "words.srt:5: expected a cue number or a timing line such as '00:01:02,000 --> 00:01:05,500', found 'then words'");
+  }
+
+  /** A NUL or another control character in a quoted line is shown escaped, never as itself. */
+  @Test
+  void controlCharactersInQuotedLinesAreShownEscaped() throws Exception {
+    strict("vtt", "nul.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:0\u00002.000\nHi\n\n00:03.000 --> 00:04.000\nHo\n",
+        "nul.vtt:3: expected a cue timing such as '00:01:02.000 --> 00:01:05.500', found '00:00:01.000 --> 00:00:0\\u00002.000'");
+    refused("vtt", "bell.vtt", "WEBVTT\u0007\n", "bell.vtt:1: expected the WebVTT header line 'WEBVTT', found 'WEBVTT\\u0007'");
+    refused("fathom", "escape.json", FATHOM.replace("00:00:05", "00:00\\r\\u001b[2K05"),
+        "escape.json:1: transcript[0].timestamp: expected the time said as HH:MM:SS, found '00:00\\u000d\\u001b[2K05'");
   }
 
   @Test
-  void aFileThatIsNotUtf8IsRefusedAtItsLine() throws Exception {
+  void aFileThatIsNotUtf8IsRefusedSayingSoAndHowToConvertIt() throws Exception {
     Path file = dir().resolve("latin1.vtt");
     Files.write(file, new byte[] {'W', 'E', 'B', 'V', 'T', 'T', '\n', '\n', '0', '0', ':', '0', '1', '.', '0', '0', '0',
         ' ', '-', '-', '>', ' ', '0', '0', ':', '0', '2', '.', '0', '0', '0', '\n', 'M', (byte) 0xFC, 'l', 'l', 'e', 'r', '\n'});
-    refused(List.of("--format", "vtt"), List.of(file), "latin1.vtt:4: expected text in UTF-8, found a byte sequence that is not");
+    refused(List.of("--format", "vtt"), List.of(file), file + ":4: expected text in UTF-8, found a byte sequence that is not: "
+        + "the file is not UTF-8 (nor UTF-16 with a byte order mark); convert it, e.g. from Windows-1252: "
+        + "iconv -f WINDOWS-1252 -t UTF-8 " + file + " > " + dir().resolve("latin1.utf8.vtt") + "\n");
   }
 
   @Test
@@ -87,7 +114,9 @@ class RefusedImportTest {
     Path good = write("good.vtt", GOOD_VTT), bad = write("bad.vtt", "WEBVTT\n\n00:01.000 -> 00:02.000\nHi\n"),
         worse = write("worse.vtt", "1\n");
     refused(List.of("--format", "vtt"), List.of(good, bad, worse),
-        "bad.vtt:4: expected a cue timing line such as '00:01:02.000 --> 00:01:05.500' after the cue identifier '00:01.000 -> 00:02.000'",
+        "bad.vtt:3: skipped: expected a cue timing line such as '00:01:02.000 --> 00:01:05.500', found text outside any cue: "
+            + "'00:01.000 -> 00:02.000' (an empty line ends a cue)",
+        "bad.vtt:4: expected at least one cue, found none",
         "worse.vtt:1: expected the WebVTT header line 'WEBVTT', found '1'",
         "import refused: 2 fault(s) in the vtt files; nothing was imported");
     assertEquals(List.of(), api.hits(ALL, "zqrefusedword"));
@@ -119,12 +148,22 @@ class RefusedImportTest {
         "--format", "fathom", "--workspace", "acme", "--title", "x", a.toString());
     usage("apply to --format vtt, srt, fathom and fireflies; an NDJSON line names its own", "--workspace", "acme", a.toString());
     usage("a transcript read from standard input needs --title", "--format", "srt", "--workspace", "acme", "-");
+    usage("--strict applies to --format vtt and srt only", "--format", "fathom", "--workspace", "acme", "--strict", a.toString());
+    usage("--strict applies to --format vtt and srt only", "--strict", a.toString());
   }
 
   // ------------------------------------------------------------------ helpers
 
   private void refused(String format, String name, String text, String expected) throws Exception {
     refused(List.of("--format", format), List.of(write(name, text)), expected);
+  }
+
+  /** Refused with --strict, and imported without it. */
+  private void strict(String format, String name, String text, String expected) throws Exception {
+    Path file = write(name, text);
+    refused(List.of("--format", format, "--strict"), List.of(file), expected);
+    CliRun lenient = api.cli("import", "--format", format, "--workspace", "acme", file.toString());
+    assertEquals(0, lenient.code(), lenient.err());
   }
 
   /** Runs the import with --workspace acme unless given; checks the refusal and that nothing changed. */

@@ -8,18 +8,32 @@ import java.util.regex.Pattern;
 import minutes.Property;
 import org.junit.jupiter.api.Test;
 
-/** The hand-written cue time reader against a regular expression that states the two formats. */
+/**
+ * The hand-written cue time reader against regular expressions that state the two grammars of
+ * decisions.md "Transcript files as written": WebVTT's {@code [H:]MM:SS.mmm} as the W3C parser
+ * reads it, widened to Teams' {@code H:M:S.f}; SubRip's {@code H:M:S} with an optional fraction
+ * after {@code ,} or {@code .}.
+ */
 class TimestampsTest {
+  private static final Pattern VTT_HOURS = Pattern.compile("(\\d{1,9}):(\\d{1,2}):(\\d{1,2})\\.(\\d{1,3})");
+  private static final Pattern VTT_MINUTES = Pattern.compile("()(\\d{2}):(\\d{2})\\.(\\d{3})");
+  private static final Pattern SRT = Pattern.compile("(\\d{1,9}):(\\d{1,2}):(\\d{1,2})(?:[.,](\\d{1,3}))?");
 
-  /** The oracle: WebVTT/SubRip times as the formats describe them (hours of 1 to 9 digits here). */
-  private static long oracle(String s, char fraction, boolean hoursOptional) {
-    Matcher m = Pattern.compile("(?:(\\d{1,9}):)?(\\d{2}):(\\d{2})" + Pattern.quote(String.valueOf(fraction)) + "(\\d{3})")
-        .matcher(s);
-    if (!m.matches() || m.group(1) == null && !hoursOptional) return -1;
-    long hours = m.group(1) == null ? 0 : Long.parseLong(m.group(1));
+  /** The oracle: the time of {@code s} by the patterns, or -1 (hours of 1 to 9 digits here). */
+  private static long oracle(String s, boolean subRip) {
+    for (Pattern p : subRip ? List.of(SRT) : List.of(VTT_HOURS, VTT_MINUTES)) {
+      Matcher m = p.matcher(s);
+      if (m.matches()) return time(m);
+    }
+    return -1;
+  }
+
+  private static long time(Matcher m) {
+    long hours = m.group(1).isEmpty() ? 0 : Long.parseLong(m.group(1));
     long minutes = Long.parseLong(m.group(2)), seconds = Long.parseLong(m.group(3));
     if (minutes > 59 || seconds > 59) return -1;
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + Long.parseLong(m.group(4));
+    long ms = m.group(4) == null ? 0 : Long.parseLong((m.group(4) + "00").substring(0, 3));
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
   }
 
   // 3000 strings; the first are the shortest (size 0: empty fields and noise, separators alone).
@@ -27,11 +41,8 @@ class TimestampsTest {
   void readsWhatTheOracleReads() {
     Property.forAll("Timestamps.parse reads what the oracle reads", 3000, 16, c -> {
       String s = nearlyTime(c);
-      for (char fraction : new char[] {'.', ','}) {
-        for (boolean hoursOptional : new boolean[] {true, false}) {
-          assertEquals(oracle(s, fraction, hoursOptional), Timestamps.parse(s, fraction, hoursOptional),
-              "'" + s + "' " + fraction + " " + hoursOptional);
-        }
+      for (boolean subRip : new boolean[] {false, true}) {
+        assertEquals(oracle(s, subRip), Timestamps.parse(s, subRip), "'" + s + "' " + (subRip ? "srt" : "vtt"));
       }
     });
   }
@@ -50,9 +61,9 @@ class TimestampsTest {
     StringBuilder vtt = new StringBuilder(), srt = new StringBuilder();
     Timestamps.format(ms, '.', vtt);
     Timestamps.format(ms, ',', srt);
-    assertEquals(ms, Timestamps.parse(vtt.toString(), '.', true), vtt.toString());
-    assertEquals(ms, Timestamps.parse(srt.toString(), ',', false), srt.toString());
-    assertEquals(oracle(vtt.toString(), '.', true), ms, vtt.toString());
+    assertEquals(ms, Timestamps.parse(vtt.toString(), false), vtt.toString());
+    assertEquals(ms, Timestamps.parse(srt.toString(), true), srt.toString());
+    assertEquals(oracle(vtt.toString(), false), ms, vtt.toString());
   }
 
   /**
@@ -67,10 +78,14 @@ class TimestampsTest {
   /** Wrong ones among the right separators. */
   private static final List<String> SEPARATORS = List.of(":", ".", ",", "", "x");
 
-  /** Well-formed times, fields out of range, hours too long, fields missing, the wrong fraction's length and mark. */
+  /**
+   * Well-formed times, fields out of range, hours too long, fields missing, the wrong fraction's
+   * length and mark, Teams' short fields, SubRip without milliseconds.
+   */
   private static final List<String> EDGES = List.of("", "00:00.000", "59:59.999", "60:00.000", "00:60.000",
       "0:00:00.000", "123456789:00:00.000", "1234567890:00:00.000", ":00:00.000", "00:00:00.00", "00:00:00.0000",
-      "00:00:00,000");
+      "00:00:00,000", "0:0:13.540", "0:0:13.5", "1:2:3.04", "00:00:01", "00:00:01,5", "00:00:01.", "1:02.000",
+      "0:00.000", "00:0:00.000", "00:000:00.000", "00:60:00.000", "00:00:60.000");
 
   /**
    * Strings close to times (one in three of each kind): four fields of 0-3 digits with

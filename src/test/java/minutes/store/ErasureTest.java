@@ -112,7 +112,8 @@ class ErasureTest {
    * PostgreSQL's VACUUM leaves the dead tuples of a page that another reader holds pinned, even
    * a reader whose snapshot is newer than the delete, which the wait for old snapshots lets by:
    * the erasure vacuums again until none is left. The reader here holds the page of the deleted
-   * meeting's transcript (that of its companion's row) for a second after the delete committed.
+   * meeting's transcript (that of its companion's row) from after the delete committed until the
+   * erasure's first VACUUM of the table has run; the erasure must then vacuum it again.
    */
   @Test
   void erasureOnPostgresqlVacuumsAgainWhileAReaderHoldsAPageOfTheDeletedRows() throws Exception {
@@ -122,6 +123,7 @@ class ErasureTest {
     importLines(TestLines.meeting(m, "zqpinned", "ann@acme.com"), TestLines.meeting(new UUID(17, 13).toString(), "zqpinkept"));
     Path file = TestLines.file(api.dir(), TestLines.delete("meeting", "acme", m));
     Connection[] reader = new Connection[1];
+    long[] vacuumsBefore = {vacuums()};
     Importer importer = new Importer(api.store(), (phase, lines, read, total) -> {
       if (!phase.equals("erasing") || reader[0] != null) return;
       try { // committed, not yet erased: pin the page, with a snapshot taken after the delete
@@ -137,7 +139,8 @@ class ErasureTest {
         }
         CompletableFuture.runAsync(() -> {
           try {
-            Thread.sleep(1000);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (vacuums() == vacuumsBefore[0] && System.nanoTime() < deadline) Thread.sleep(20);
             reader[0].rollback();
             reader[0].close();
           } catch (Exception e) {
@@ -151,10 +154,22 @@ class ErasureTest {
     Dialect.Erasure erasure = importer.run(List.of(file)).erasure();
     assertTrue(reader[0] != null, "the delete reached its erasure");
     assertTrue(erasure.complete(), erasure.done());
+    assertTrue(vacuums() - vacuumsBefore[0] >= 2, "the erasure vacuumed transcript_segment again after the pinned first pass: "
+        + (vacuums() - vacuumsBefore[0]) + " VACUUMs");
     for (String word : words) assertFalse(inDatabase(word), word + " is still in the database");
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /** How many times VACUUM has run on transcript_segment (PostgreSQL's statistics, read afresh). */
+  private static long vacuums() {
+    try (Connection c = api.store().write()) {
+      c.setAutoCommit(true);
+      return new Sql("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'transcript_segment'").count(c);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   private static CliRun importLines(String... lines) {
     CliRun r = api.cli("import", TestLines.file(api.dir(), lines).toString());

@@ -100,14 +100,14 @@ class PendingMigrationTest {
   }
 
   /**
-   * V7 adds each meeting's language: until it runs the meeting endpoints and search answer 503;
+   * V8 adds each meeting's language: until it runs the meeting endpoints and search answer 503;
    * then a meeting written before it is {@code und}.
    */
   @Test
   void meetingsAre503UntilTheirLanguageIsMigratedThenEarlierMeetingsAreUnd() throws Exception {
     try (TestStore testStore = TestStore.create(dir)) {
       Store db = testStore.store();
-      Migrations.migrateTo(db, "6");
+      Migrations.migrateTo(db, "7");
       String key = workspaceAndKey(db);
       try (Connection c = db.write()) {
         c.createStatement().execute("""

@@ -61,6 +61,18 @@ class StatementLimitTest {
   }
 
   @Test
+  void aStatementRunWhileReadingAnothersRowsLeavesTheOuterOneLimited() throws Exception {
+    Store store = store();
+    org.junit.jupiter.api.Assumptions.assumeFalse(testStore.isPostgres(), "PostgreSQL computes the rows before sending the first");
+    // SQLite steps into the costly arm of the UNION only after the first row was read.
+    String firstRowThenCostly = "SELECT 1 UNION ALL SELECT * FROM (" + COSTLY + ")";
+    try (Db db = Db.open(store, 1, LIMIT); Connection c = db.readForRequest()) {
+      SQLException e = assertThrows(SQLException.class, () -> new Sql(firstRowThenCostly).list(c, rs -> new Sql("SELECT 1").count(c)));
+      assertTrue(StatementLimit.isTimeout(e), e.toString());
+    }
+  }
+
+  @Test
   void otherFailuresAreNotTimeouts() throws Exception {
     try (Db db = Db.open(store(), 1, LIMIT); Connection c = db.readForRequest()) {
       SQLException e = assertThrows(SQLException.class, () -> new Sql("SELECT * FROM no_such_table").count(c));

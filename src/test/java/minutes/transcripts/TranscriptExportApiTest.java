@@ -79,10 +79,10 @@ class TranscriptExportApiTest {
     assertEquals("""
         WEBVTT
 
-        00:00:04.300 --> 00:00:04.300
+        00:00:04.300 --> 00:00:04.301
         <v Dial-in User>Sorry, can you hear me?
         """, api.get("/api/v1/meetings/" + M1 + "/transcript?format=vtt&from_ms=4300&to_ms=5000", ALL).body(),
-        "without the next segment in the answer, a segment without end ends at its start");
+        "without the next segment in the answer, a segment without end ends 1 ms after its start");
     assertEquals("""
         1
         00:00:09,000 --> 00:00:15,000

@@ -127,7 +127,8 @@ public final class MeetingSearch {
     mark(new Highlights(analyzer, q, r.match(), r.momentsByRank()), byDoc, r.moments());
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
-      // The float rank as its shortest decimal (0.35, not 0.3499999940395355): the double nearest it.
+      // Ranks are scored as floats; JSON writes a double. Widening 0.35f gives 0.3499999940395355,
+      // so the rank goes through its shortest float decimal ("0.35") to the double nearest that.
       out.add(new SearchHit(h.display.id(), h.display.title(), h.display.platform(), h.display.startsAt(),
           h.display.createdAt(), Double.parseDouble(Float.toString(h.rank)), h.snippet,
           h.field.equals(MeetingDocument.TITLE) ? "title" : h.field,

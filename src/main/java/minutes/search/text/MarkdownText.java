@@ -14,7 +14,8 @@ public final class MarkdownText {
   private static final Pattern LINE_PREFIX = Pattern.compile(
       "(?m)^[ \\t]*(?:>[ \\t]?)*(?:#{1,6}[ \\t]+|[-*+][ \\t]+(?:\\[[ xX]\\][ \\t]+)?|\\d{1,9}[.)][ \\t]+)?");
   private static final Pattern RULE_OR_FENCE = Pattern.compile("(?m)^[ \\t]*(?:[-*_][ \\t]*){3,}$|^[ \\t]*(?:```|~~~).*$");
-  private static final Pattern TABLE_RULE = Pattern.compile("(?m)^[ \\t]*\\|?[ \\t]*:?-{3,}:?[ \\t]*(?:\\|[ \\t]*:?-{3,}:?[ \\t]*)*\\|?[ \\t]*$");
+  private static final Pattern TABLE_RULE = Pattern.compile(
+      "(?m)^[ \\t]*\\|?[ \\t]*:?-{3,}:?[ \\t]*(?:\\|[ \\t]*:?-{3,}:?[ \\t]*)*\\|?[ \\t]*$");
   private static final Pattern IMAGE_OR_LINK = Pattern.compile("!?\\[([^\\]\\n]*)\\]\\([^)\\n]*\\)");
   private static final Pattern AUTOLINK = Pattern.compile("<((?:https?|mailto):[^>\\s]+)>");
   private static final Pattern STRONG = Pattern.compile("(\\*\\*|__)(?=\\S)(.+?)(?<=\\S)\\1");

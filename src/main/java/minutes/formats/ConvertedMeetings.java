@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import minutes.formats.MeetingLine.Participant;
 import minutes.formats.MeetingLine.Protocol;
@@ -12,43 +11,40 @@ import minutes.formats.MeetingLine.Segment;
 import minutes.store.Times;
 
 /** What every converter's meeting has in common (decisions.md "Transcripts in and out"). Stateless. */
-final class Meetings {
+final class ConvertedMeetings {
   /** The speaker of a segment whose source names nobody; never a participant. */
   static final String UNKNOWN_SPEAKER = "Unknown speaker";
 
-  private Meetings() {}
+  private ConvertedMeetings() {}
 
   /**
    * A ready meeting of the options' workspace, platform ({@code upload} unless given) and
-   * visibility, source {@code upload}; its participants are the invited ones and then one per
-   * other speaker of the transcript (source {@code platform}), by name or email. Its language:
-   * {@code --language}, else the source's own ({@code sourceLanguage}, null when it gives none),
-   * else none, so that the import detects it.
+   * visibility, source {@code upload}; its participants are the invited ones (marked attended
+   * when they speak, see {@link Attendees}) and then one per other speaker of the transcript
+   * (source {@code platform}), by name or email. Its language: {@code --language}, else the
+   * source's own ({@code sourceLanguage}, null when it gives none), else none, so that the
+   * import detects it.
    */
   static MeetingLine line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
       String organizerEmail, Instant createdAt, List<Participant> invited, List<Protocol> protocols,
       List<Segment> transcript, String sourceLanguage) {
     List<Participant> participants = new ArrayList<>(invited);
-    Set<String> known = new HashSet<>();
-    for (Participant p : invited) {
-      known.add(key(p.displayName()));
-      if (p.email() != null) known.add(key(p.email()));
-    }
+    Attendees attendees = new Attendees(invited);
+    Set<String> speakers = new HashSet<>(), seen = new HashSet<>();
     for (Segment s : transcript) {
-      if (s.speakerName().equals(UNKNOWN_SPEAKER) || known.contains(key(s.speakerName()))
-          || s.speakerEmail() != null && known.contains(key(s.speakerEmail()))) {
-        continue;
+      // A speaker says many segments: each name and email is matched once.
+      if (s.speakerName().equals(UNKNOWN_SPEAKER) || !seen.add(s.speakerName() + '\0' + s.speakerEmail())) continue;
+      int i = attendees.of(s.speakerName(), s.speakerEmail());
+      if (i >= 0) {
+        Participant p = participants.get(i);
+        participants.set(i, new Participant(p.displayName(), p.email(), p.source(), true));
+      } else if (speakers.add(Attendees.fold(s.speakerName())) && (s.speakerEmail() == null || speakers.add(s.speakerEmail()))) {
+        participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
       }
-      known.add(key(s.speakerName()));
-      participants.add(new Participant(s.speakerName(), s.speakerEmail(), "platform", true));
     }
     return new MeetingLine(o.workspace(), id, title, o.platform(), "upload", "ready", time(startsAt), time(endsAt),
         organizerEmail, time(createdAt), o.visibleTo(), participants, protocols, transcript,
         o.language() != null ? o.language() : sourceLanguage);
-  }
-
-  private static String key(String nameOrEmail) {
-    return nameOrEmail.toLowerCase(Locale.ROOT);
   }
 
   static String time(Instant t) {

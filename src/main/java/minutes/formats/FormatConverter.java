@@ -19,10 +19,11 @@ import java.util.Optional;
  * Turns transcript files and notetakers' JSON into meeting lines of the import format, so that
  * the import stores them as it stores NDJSON: checked, in one transaction, replacing what the
  * same source made before. A file in the wrong shape is reported by file, line (or JSON path)
- * and what was expected, and the conversion goes on to report the other files too. Memory holds
+ * and what was expected, and the conversion goes on to report the other files too; a block of a
+ * cue file that cannot be read is skipped and reported unless strict ({@link Skips}). Memory holds
  * one transcript file, or one JSON object, at a time. Not thread-safe; one per import.
  */
-public final class Conversion {
+public final class FormatConverter {
   /** Faults beyond this are counted, not listed. */
   static final int MAX_REPORTED = 100;
 
@@ -53,11 +54,14 @@ public final class Conversion {
   private final ImportOptions options;
   private final List<String> origins = new ArrayList<>();
   private final List<String> errors = new ArrayList<>();
-  private long faults, bytes, files;
+  private final Skips skips;
+  private long faults, bytes, files, withoutTranscript;
 
-  public Conversion(Format format, ImportOptions options) {
+  /** {@code strict}: a cue file block that is not read as written refuses the file rather than being skipped. */
+  public FormatConverter(Format format, ImportOptions options, boolean strict) {
     this.format = format;
     this.options = options;
+    this.skips = new Skips(strict);
   }
 
   /** Writes a meeting line per meeting of the sources to {@code out}, in UTF-8, one per line. */
@@ -71,7 +75,8 @@ public final class Conversion {
           if (format.isCueFile()) {
             byte[] file = Files.readAllBytes(s.path());
             String name = s.path().getFileName().toString().replaceFirst("\\.[^.]*$", "");
-            write(lines, s.name(), TranscriptFiles.meeting(CueFormat.valueOf(format.name()), s.name(), name, file, options));
+            write(lines, s.name(), TranscriptFiles.meeting(CueFormat.valueOf(format.name()), s.name(), name, file, options,
+                skips));
           } else {
             try (InputStream in = Files.newInputStream(s.path())) {
               JsonSource.forEach(s.name(), in, o -> object(lines, o));
@@ -107,6 +112,7 @@ public final class Conversion {
       throw new java.io.UncheckedIOException(e);
     }
     origins.add(origin);
+    if (meeting.transcript().isEmpty()) withoutTranscript++;
   }
 
   private void fault(FormatError e) {
@@ -125,6 +131,26 @@ public final class Conversion {
 
   public long faults() {
     return faults;
+  }
+
+  /** The lines saying what was skipped or changed in cue files, at most {@link #MAX_REPORTED}. */
+  public List<String> skipLines() {
+    return skips.listed();
+  }
+
+  /** How many such lines there were, listed or not. */
+  public long skipLineCount() {
+    return skips.lines();
+  }
+
+  /** The blocks of cue files skipped. */
+  public long skipped() {
+    return skips.skipped();
+  }
+
+  /** The meetings converted without a transcript (a notetaker's object without one, or cues without text). */
+  public long withoutTranscript() {
+    return withoutTranscript;
   }
 
   /** The sources read. */
