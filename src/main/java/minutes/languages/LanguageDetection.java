@@ -11,13 +11,16 @@ import com.optimaize.langdetect.text.TextObjectFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The language of a meeting that names none, from its text (CJK and Thai by script, the rest
- * by Optimaize language-detector's n-gram profiles of {@link #PROFILES}): a primary subtag, or
- * {@link Languages#UNDETERMINED} when the text is too short or no language is clearly ahead, so
- * that a doubtful meeting keeps today's (English) reading instead of a wrong language's.
- * Thread-safe; the profiles load once, on first use or {@link #loadInBackground}.
+ * by English function words when they are frequent, the rest by Optimaize language-detector's
+ * n-gram profiles of {@link #PROFILES}): a primary subtag, or {@link Languages#UNDETERMINED}
+ * when the text is too short or no language is clearly ahead, so that a doubtful meeting keeps
+ * today's (English) reading instead of a wrong language's. Thread-safe; the profiles load once,
+ * when a text first needs them (an English import may never).
  */
 public final class LanguageDetection {
   /**
@@ -33,6 +36,20 @@ public final class LanguageDetection {
   static final int MIN_LETTERS = 40;
   /** Chinese, Japanese, Korean or Thai characters that tell the language by their script. */
   static final int MIN_ASIAN_CHARS = 4;
+  /**
+   * English words that are frequent in any English text and rare or absent in the other
+   * languages of {@link #PROFILES} (no "of", "in", "is", "we", "to", "for", "was", "will": Dutch,
+   * German or the Nordic languages write them too). Their share decides English before the
+   * n-gram detector runs: it is 0.10 to 0.40 in English meetings and 0 in the fixture's other
+   * languages, and the detector costs 0.2-0.7 ms a meeting (most of an import's added time,
+   * docs/SEARCH.md "Languages") and took a few English meetings for Danish or French.
+   */
+  static final Set<String> ENGLISH_WORDS = Set.of("the", "and", "that", "you", "with", "this", "are", "have", "our",
+      "not", "they", "what", "be", "can", "would", "there", "from", "been", "it", "but", "your", "were", "has", "had",
+      "about", "just", "their", "which");
+  /** The share of {@link #ENGLISH_WORDS} among at least {@link #MIN_WORDS} words that decides English. */
+  static final double ENGLISH_SHARE = 0.10;
+  static final int MIN_WORDS = 12;
   /** The detector's probability the best language must reach; below it the meeting is {@code und}. */
   static final double MIN_PROBABILITY = 0.90;
 
@@ -64,20 +81,11 @@ public final class LanguageDetection {
   }
 
   /**
-   * Loads the profiles on a thread of their own (0.6 s), so that an import checks its files
-   * meanwhile instead of waiting for them at its first meeting.
-   */
-  public static void loadInBackground() {
-    Thread t = new Thread(() -> Loaded.DETECTOR.hashCode(), "language profiles");
-    t.setDaemon(true);
-    t.start();
-  }
-
-  /**
    * The language of {@code text}, of which only the first {@link #SAMPLE_CHARS} characters are
    * read. Chinese, Japanese, Korean and Thai are told by their scripts: a few of their characters
    * suffice, and the n-gram profiles lose them among Latin words (product names, English terms)
-   * that such meetings often mix in. Everything else is the detector's.
+   * that such meetings often mix in. English is told by its function words; everything else is
+   * the detector's.
    */
   public static String detect(CharSequence text) {
     CharSequence sample = text.length() > SAMPLE_CHARS ? text.subSequence(0, SAMPLE_CHARS) : text;
@@ -103,6 +111,7 @@ public final class LanguageDetection {
       return "zh";
     }
     if (letters < MIN_LETTERS) return Languages.UNDETERMINED;
+    if (readsAsEnglish(sample)) return "en";
     List<DetectedLanguage> found;
     synchronized (Loaded.DETECTOR) { // not documented as thread-safe; an import detects on one thread
       found = Loaded.DETECTOR.getProbabilities(Loaded.TEXT.forText(sample));
@@ -110,5 +119,21 @@ public final class LanguageDetection {
     if (found.isEmpty() || found.get(0).getProbability() < MIN_PROBABILITY) return Languages.UNDETERMINED;
     String language = found.get(0).getLocale().getLanguage();
     return Languages.isSubtag(language) ? language : Languages.UNDETERMINED;
+  }
+
+  static boolean readsAsEnglish(CharSequence sample) {
+    int words = 0, english = 0;
+    for (int i = 0, n = sample.length(); i < n; ) {
+      if (!Character.isLetter(sample.charAt(i))) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < n && Character.isLetter(sample.charAt(i))) i++;
+      words++;
+      String word = i - start <= 5 ? sample.subSequence(start, i).toString().toLowerCase(Locale.ROOT) : "";
+      if (ENGLISH_WORDS.contains(word)) english++;
+    }
+    return words >= MIN_WORDS && english >= words * ENGLISH_SHARE;
   }
 }

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import minutes.languages.LanguageDetection;
 import minutes.config.Config;
 
 /**
@@ -99,7 +98,6 @@ public final class Importer {
 
   public Summary run(List<Path> files) throws IOException, SQLException {
     long started = System.nanoTime();
-    LanguageDetection.loadInBackground(); // while the files are checked, before the first meeting is written
     Migrations.migrate(store);
     long totalBytes = 0;
     for (Path f : files) totalBytes += Files.size(f);

@@ -53,6 +53,17 @@ class LanguageDetectionTest {
     assertTrue(!wrong.containsKey("en"), "English read as another language: " + wrong.get("en"));
   }
 
+  /** The function-word test that spares English meetings the n-gram detector claims no other language's text. */
+  @Test
+  void englishFunctionWordsTellEnglishMeetingsAndNoOtherLanguagesText() throws IOException {
+    assertTrue(LanguageDetection.readsAsEnglish(String.join("\n", sentences("en"))));
+    for (String language : LANGUAGES.subList(1, LANGUAGES.size())) {
+      assertTrue(!LanguageDetection.readsAsEnglish(String.join("\n", sentences(language))), language);
+      for (String s : sentences(language)) assertTrue(!LanguageDetection.readsAsEnglish(s), s);
+    }
+    assertTrue(!LanguageDetection.readsAsEnglish("the and that you with this"), "too few words to tell");
+  }
+
   @Test
   void chineseJapaneseKoreanAndThaiAreToldByTheirScriptAmongLatinWords() throws IOException {
     for (String language : List.of("zh", "ja", "ko", "th")) {
