@@ -92,7 +92,7 @@ public final class SearchApi implements Endpoint {
         limit, offset, order, facetNames, facetLimit, moments, p.first("offset").isPresent() || !facetNames.isEmpty(),
         match, momentsByRank(p, match));
     try {
-      return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked, analyzer,
+      return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked,
           new QueryTimeoutImpl(timeoutMillis), split, facets);
     } catch (SearchUnavailable e) {
       throw unavailable(e);

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.IntFunction;
 import minutes.keys.Visibility;
+import minutes.search.text.Reading;
+import minutes.search.text.SearchAnalyzer;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -149,15 +153,16 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
         d.add(new SortedSetDocValuesFacetField(FACET_DOMAIN, p.domain()));
       }
     }
-    d.add(new Field(TITLE, title, TITLE_TYPE));
+    SearchAnalyzer reading = SearchAnalyzer.of(language);
+    d.add(text(TITLE, title, TITLE_TYPE, reading));
     // First of the stored fields: moments read it alone, and the snippets' readers pass it cheaply.
     if (!transcript.isEmpty()) d.add(new StoredField(SEGMENTS, segments));
     if (!protocol.isEmpty()) {
-      d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
+      d.add(text(PROTOCOL, protocol, TEXT_TYPE, reading));
       StoredText.store(d, PROTOCOL, protocol);
     }
     if (!transcript.isEmpty()) {
-      d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
+      d.add(text(TRANSCRIPT, transcript, TEXT_TYPE, reading));
       StoredText.store(d, TRANSCRIPT, transcript);
     }
     d.add(new BinaryDocValuesField(DISPLAY, new Display(id, title, platform, startsAt, createdAt).encode()));
@@ -166,6 +171,22 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
     d.add(new LongPoint(AT, at.getEpochSecond()));
     d.add(new SortedSetDocValuesFacetField(FACET_MONTH, MONTH_OF.format(at)));
     return FACETS.build(d);
+  }
+
+  /**
+   * A text field read with the meeting's language's analyzer rather than the index writer's (the
+   * default reading, which English and und meetings get as before): the writer asks each field
+   * for its tokens on its own thread, one field after another, so the analyzer's reused
+   * components are never shared.
+   */
+  private static Field text(String name, String value, FieldType type, SearchAnalyzer reading) {
+    if (reading.reading() == Reading.DEFAULT) return new Field(name, value, type);
+    return new Field(name, value, type) {
+      @Override
+      public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
+        return reading.tokenStream(name, value);
+      }
+    };
   }
 
   /** The display values of a hit, from doc values: each value as its UTF-8 length + 1 (0: null) and bytes. */

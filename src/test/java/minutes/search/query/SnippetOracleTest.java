@@ -173,7 +173,7 @@ class SnippetOracleTest {
     IndexSearcher s = new IndexSearcher(reader);
     s.setSimilarity(new RankSimilarity());
     // No database: a plain search reads none (companies and moments are not asked for).
-    return new MeetingSearch(s, ANALYZER, () -> false, split, new Facets()).find(null, WORKSPACE_KEY,
+    return new MeetingSearch(s, () -> false, split, new Facets()).find(null, WORKSPACE_KEY,
         SearchData.request(q, SearchFilters.NONE, 100), List.of()).data();
   }
 
