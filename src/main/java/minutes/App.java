@@ -107,7 +107,7 @@ public final class App implements AutoCloseable {
         .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company", "meeting.language"),
             new CustomersApi(meetingOrder)::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
-        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
+        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment", "meeting.language"),
             TranscriptApi::search)
         .api(ChangesApi.PATH, Scope.MEETINGS_READ, feedTables, new ChangesApi(feedWatch)::list)
         .api(ChangesApi.STREAM, Scope.MEETINGS_READ, feedTables, stream::start)

@@ -144,6 +144,14 @@ public final class MeetingsApi {
     return visibleMeeting(r, "m.id", rs -> rs.getString(1));
   }
 
+  /** The path's meeting's canonical id and language, when the key may see it; otherwise 404. */
+  public record Seen(String id, String language) {}
+
+  /** {@link #visibleMeetingId}, with the meeting's language (what its transcript is searched by). */
+  public static Seen visibleMeetingLanguage(Request r) throws SQLException {
+    return visibleMeeting(r, "m.id, m.language", rs -> new Seen(rs.getString(1), rs.getString(2)));
+  }
+
   /** {@code columns} of the path's meeting (aliased m), read by {@code row}, when the key may see it; otherwise 404. */
   private static <T> T visibleMeeting(Request r, String columns, Sql.RowMapper<T> row) throws SQLException {
     String raw = r.path("id");

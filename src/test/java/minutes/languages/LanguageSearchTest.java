@@ -99,6 +99,28 @@ class LanguageSearchTest {
     }
   }
 
+  /** GET /meetings/{id}/transcript/search reads the query by the meeting's language too. */
+  @Test
+  void theTranscriptSearchReadsByTheMeetingsLanguage() {
+    for (String[] c : INFLECTED) {
+      JsonNode found = transcriptSearch(c[0], c[1]).get("data");
+      assertTrue(!found.isEmpty() && found.get(0).get("snippet").asText().contains("<mark>"), c[0] + " " + c[1] + ": " + found);
+    }
+    JsonNode lieferant = transcriptSearch("de", "Lieferant").get("data");
+    assertEquals(1, lieferant.size());
+    assertEquals(0, lieferant.get(0).get("index").asInt());
+    assertTrue(lieferant.get(0).get("snippet").asText().contains("<mark>Lieferanten</mark>"));
+    assertEquals(1, transcriptSearch("ko", "회의록").at("/data/0/index").asInt());
+    for (String[] c : NEAR_MISSES) assertEquals(0, transcriptSearch(c[0], c[1]).get("data").size(), c[0] + " " + c[1]);
+  }
+
+  static JsonNode transcriptSearch(String language, String q) {
+    ApiServer.Response r = api.get("/api/v1/meetings/" + id(language) + "/transcript/search?q="
+        + URLEncoder.encode(q, StandardCharsets.UTF_8), ALL);
+    assertEquals(200, r.status(), r.body());
+    return r.json();
+  }
+
   @Test
   void aPhraseIsReadWithTheMeetingsRulesToo() {
     assertEquals(List.of(id("de")), ApiServer.column(search("\"neue Lieferant\"", ""), "meeting_id"));

@@ -29,6 +29,8 @@ public final class SearchAnalyzer extends Analyzer {
   }
 
   private final Reading reading;
+  /** This reading's words without the pair terms (for matching a text the index does not hold). */
+  private final Analyzer words;
 
   /** The default reading's (English, und, languages without rules of their own). */
   public SearchAnalyzer() {
@@ -37,6 +39,13 @@ public final class SearchAnalyzer extends Analyzer {
 
   private SearchAnalyzer(Reading reading) {
     this.reading = reading;
+    this.words = reading == Reading.DEFAULT ? FoldingFilter.WORDS : new Analyzer() {
+      @Override
+      protected TokenStreamComponents createComponents(String fieldName) {
+        Tokenizer source = reading.tokenizer();
+        return new TokenStreamComponents(source, reading.words(source));
+      }
+    };
   }
 
   /** The analyzer of a meeting in {@code language} (a primary subtag); one instance per reading. */
@@ -50,6 +59,11 @@ public final class SearchAnalyzer extends Analyzer {
 
   public Reading reading() {
     return reading;
+  }
+
+  /** This reading's words alone, without the pair terms of common words: {@link QueryMatches#inText}. */
+  Analyzer words() {
+    return words;
   }
 
   @Override
