@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.Reading;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -50,22 +52,25 @@ record Readings(List<Read> all) {
       SearchAnalyzer own = SearchAnalyzer.of(language);
       return new Readings(List.of(new Read(own == standard ? q : read(q, own), own, List.of(), true)));
     }
-    Map<Reading, List<BytesRef>> present = new EnumMap<>(Reading.class);
-    Terms terms = MultiTerms.getTerms(reader, MeetingDocument.LANGUAGE);
-    if (terms != null) {
+    Map<Reading, Set<BytesRef>> present = new EnumMap<>(Reading.class);
+    for (LeafReaderContext leaf : reader.leaves()) {
+      // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); LanguageSearchTest
+      // would find no other language's meeting if this walk of a segment's languages changed.
+      Terms terms = leaf.reader().terms(MeetingDocument.LANGUAGE);
+      if (terms == null) continue;
       TermsEnum e = terms.iterator();
       for (BytesRef t = e.next(); t != null; t = e.next()) {
         Reading r = Reading.of(t.utf8ToString());
-        if (r != Reading.DEFAULT) present.computeIfAbsent(r, k -> new ArrayList<>()).add(BytesRef.deepCopyOf(t));
+        if (r != Reading.DEFAULT) present.computeIfAbsent(r, k -> new TreeSet<>()).add(BytesRef.deepCopyOf(t));
       }
     }
     if (present.isEmpty()) return new Readings(List.of(new Read(q, standard, List.of(), true)));
-    List<BytesRef> own = present.values().stream().flatMap(List::stream).toList();
+    List<BytesRef> own = present.values().stream().flatMap(Set::stream).toList();
     List<Read> all = new ArrayList<>();
     all.add(new Read(q, standard, own, true));
     present.forEach((r, languages) -> {
       SearchQuery read = read(q, SearchAnalyzer.of(r));
-      if (!read.isEmpty()) all.add(new Read(read, SearchAnalyzer.of(r), languages, false));
+      if (!read.isEmpty()) all.add(new Read(read, SearchAnalyzer.of(r), List.copyOf(languages), false));
     });
     return new Readings(List.copyOf(all));
   }

@@ -38,20 +38,20 @@ import org.tartarus.snowball.ext.DutchStemmer;
  * split into words by the JDK's dictionary (ThaiTokenizer).
  */
 public enum Reading {
-  DEFAULT(List.of(), null),
-  GERMAN(List.of("de"), GermanLightStemFilter::new),
-  FRENCH(List.of("fr"), s -> new FrenchLightStemFilter(s)),
-  SPANISH(List.of("es"), SpanishLightStemFilter::new),
-  ITALIAN(List.of("it"), ItalianLightStemFilter::new),
-  PORTUGUESE(List.of("pt"), PortugueseLightStemFilter::new),
-  DUTCH(List.of("nl"), s -> new SnowballFilter(s, new DutchStemmer())),
-  SWEDISH(List.of("sv"), SwedishLightStemFilter::new),
-  DANISH(List.of("da"), s -> new SnowballFilter(s, new DanishStemmer())),
-  NORWEGIAN(List.of("no", "nb", "nn"), NorwegianLightStemFilter::new),
-  FINNISH(List.of("fi"), FinnishLightStemFilter::new),
-  RUSSIAN(List.of("ru"), RussianLightStemFilter::new),
-  CJK(List.of("zh", "ja", "ko"), CJKBigramFilter::new),
-  THAI(List.of("th"), null);
+  DEFAULT(List.of(), "english_stop.txt", null),
+  GERMAN(List.of("de"), "german_stop.txt", GermanLightStemFilter::new),
+  FRENCH(List.of("fr"), "french_stop.txt", s -> new FrenchLightStemFilter(s)),
+  SPANISH(List.of("es"), "spanish_stop.txt", SpanishLightStemFilter::new),
+  ITALIAN(List.of("it"), "italian_stop.txt", ItalianLightStemFilter::new),
+  PORTUGUESE(List.of("pt"), "portuguese_stop.txt", PortugueseLightStemFilter::new),
+  DUTCH(List.of("nl"), "dutch_stop.txt", s -> new SnowballFilter(s, new DutchStemmer())),
+  SWEDISH(List.of("sv"), "swedish_stop.txt", SwedishLightStemFilter::new),
+  DANISH(List.of("da"), "danish_stop.txt", s -> new SnowballFilter(s, new DanishStemmer())),
+  NORWEGIAN(List.of("no", "nb", "nn"), "norwegian_stop.txt", NorwegianLightStemFilter::new),
+  FINNISH(List.of("fi"), "finnish_stop.txt", FinnishLightStemFilter::new),
+  RUSSIAN(List.of("ru"), "russian_stop.txt", RussianLightStemFilter::new),
+  CJK(List.of("zh", "ja", "ko"), null, CJKBigramFilter::new),
+  THAI(List.of("th"), null, null);
 
   /** French and Italian articles elided before a word (l'équipe, dell'anno): dropped before the word is read. */
   private static final CharArraySet ITALIAN_ARTICLES = new CharArraySet(List.of("c", "l", "all", "dall", "dell", "nell",
@@ -59,10 +59,13 @@ public enum Reading {
 
   /** The languages (primary subtags) read so. */
   public final List<String> languages;
+  /** The Snowball list of the language's function words in lucene-analysis-common ({@link WordWeights}); null: none. */
+  final String stopList;
   private final UnaryOperator<TokenStream> words;
 
-  Reading(List<String> languages, UnaryOperator<TokenStream> words) {
+  Reading(List<String> languages, String stopList, UnaryOperator<TokenStream> words) {
     this.languages = languages;
+    this.stopList = stopList;
     this.words = words;
   }
 

@@ -31,10 +31,13 @@ public final class SearchQuery {
   public final String text;
   /** Each clause: one analysed word, or the words of a phrase in order. */
   public final List<List<String>> clauses;
+  /** The reading the clauses were read by: its function words weigh less ({@link WordWeights}). */
+  private final Reading reading;
 
-  private SearchQuery(String text, List<List<String>> clauses) {
+  private SearchQuery(String text, List<List<String>> clauses, Reading reading) {
     this.text = text;
     this.clauses = clauses;
+    this.reading = reading;
   }
 
   /**
@@ -98,7 +101,8 @@ public final class SearchQuery {
     if (clauses.size() > maxClauses) {
       throw new Refused("q must hold at most " + MAX_CLAUSES + " words and phrases");
     }
-    return new SearchQuery(text, List.copyOf(clauses));
+    return new SearchQuery(text, List.copyOf(clauses),
+        analyzer instanceof SearchAnalyzer a ? a.reading() : Reading.DEFAULT);
   }
 
   private static boolean isQuote(char c) {
@@ -127,7 +131,7 @@ public final class SearchQuery {
     } catch (Refused e) {
       throw new IllegalStateException("a query that passed its checks", e);
     }
-    return q.clauses.size() <= MAX_CLAUSES ? q : new SearchQuery(text, q.clauses.subList(0, MAX_CLAUSES));
+    return q.clauses.size() <= MAX_CLAUSES ? q : new SearchQuery(text, q.clauses.subList(0, MAX_CLAUSES), q.reading);
   }
 
   /**
@@ -215,7 +219,7 @@ public final class SearchQuery {
   public long counted() {
     long counted = 0;
     for (int c = 0; c < clauses.size(); c++) {
-      if (!WordWeights.isFunctionWords(clauses.get(c))) counted |= 1L << c;
+      if (!WordWeights.isFunctionWords(clauses.get(c), reading)) counted |= 1L << c;
     }
     return counted != 0 ? counted : clauses.size() == 64 ? -1L : (1L << clauses.size()) - 1;
   }
@@ -223,7 +227,7 @@ public final class SearchQuery {
   /** Each clause's weight ({@link WordWeights#of}). */
   public float[] weights() {
     float[] w = new float[clauses.size()];
-    for (int c = 0; c < w.length; c++) w[c] = WordWeights.of(clauses.get(c));
+    for (int c = 0; c < w.length; c++) w[c] = WordWeights.of(clauses.get(c), reading);
     return w;
   }
 
