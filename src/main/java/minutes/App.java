@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
 /** Wires configuration, database, index and routes into a running server; start() and close(). */
 public final class App implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(App.class);
-  private static final Set<String> CORE = Set.of("meeting");
+  /** Meetings carry their language from migration V9 on (the list order and the index read it too). */
+  private static final Set<String> CORE = Set.of("meeting", "meeting.language");
   /** The task rows carry their meeting's title from migration V6 on. */
   private static final Set<String> TASKS = Set.of("meeting", "action_item", "action_item.meeting_title", "change_log");
   private static final long GZIP_MIN_BYTES = 1024;
@@ -108,13 +109,15 @@ public final class App implements AutoCloseable {
         .api("/api/v1/meetings/{id}/participants", Scope.MEETINGS_READ, CORE, MeetingsApi::participantList)
         .api("/api/v1/meetings/{id}/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::ofMeeting)
         .api("/api/v1/action-items", Scope.ACTION_ITEMS_READ, TASKS, tasks::all)
-        .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company"), new CustomersApi(meetingOrder)::list)
+        .api("/api/v1/customers", Scope.MEETINGS_READ, Set.of("company", "meeting.language"),
+            new CustomersApi(meetingOrder)::list)
         .api("/api/v1/meetings/{id}/transcript", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"), TranscriptApi::get)
-        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment"),
+        .api("/api/v1/meetings/{id}/transcript/search", Scope.TRANSCRIPTS_READ, Set.of("transcript_segment", "meeting.language"),
             TranscriptApi::search)
         .api(ChangesApi.PATH, Scope.MEETINGS_READ, feedTables, new ChangesApi(feedWatch)::list)
         .api(ChangesApi.STREAM, Scope.MEETINGS_READ, feedTables, stream::start)
-        .apiByStatement("/api/v1/search", Scope.MEETINGS_READ, Set.of("meeting", "change_log", "change_state"),
+        .apiByStatement("/api/v1/search", Scope.MEETINGS_READ,
+            Set.of("meeting", "meeting.language", "change_log", "change_state"),
             new SearchApi(search, split, config.searchTimeoutMs(), () -> metrics.timedOut("search")))
         .open("/healthz", new Health(db, search::unavailable))
         .open("/api/v1/openapi.json", docs.openApi())

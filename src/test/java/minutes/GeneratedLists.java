@@ -60,7 +60,10 @@ public final class GeneratedLists {
 
   /** {@code workspace}: 0 or 1, the data set's two workspaces. */
   public record Meeting(int workspace, String title, String platform, String source, String status,
-      Optional<String> startsAt, String createdAt, List<String> visibleTo, List<Task> tasks) {}
+      Optional<String> startsAt, String createdAt, List<String> visibleTo, List<Task> tasks, Optional<String> language) {}
+
+  /** Languages an import line names; a meeting without one is detected, and these short texts read as {@code und}. */
+  public static final List<String> LANGUAGES = List.of("en", "de", "zh", "und");
 
   public record DataSet(List<Meeting> meetings) {}
 
@@ -86,7 +89,7 @@ public final class GeneratedLists {
       tasks.add(new Task(mostly(c, x -> x.pick(DAYS)), c.pick(Vocabulary.VERDICTS), c.pick(Vocabulary.TASK_STATUSES)));
     }
     return new Meeting(workspace, String.join(" ", titleParts), platform, source, status, startsAt, createdAt, viewers,
-        tasks);
+        tasks, mostly(c, x -> x.pick(LANGUAGES)));
   }
 
   /** Present three times in four: most tasks have a due day, most meetings a start. */
@@ -273,6 +276,7 @@ public final class GeneratedLists {
             .put("id", id).put("title", m.title()).put("platform", m.platform()).put("source", m.source())
             .put("status", m.status()).put("created_at", m.createdAt());
         m.startsAt().ifPresent(t -> line.put("starts_at", t));
+        m.language().ifPresent(l -> line.put("language", l));
         ArrayNode viewers = line.putArray("visible_to");
         m.visibleTo().forEach(viewers::add);
         ObjectNode protocol = line.putArray("protocols").addObject().put("id", new UUID(n, -(i + 1)).toString())

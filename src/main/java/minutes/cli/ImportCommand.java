@@ -16,6 +16,7 @@ import minutes.config.Config;
 import minutes.formats.Format;
 import minutes.formats.FormatConverter;
 import minutes.formats.ImportOptions;
+import minutes.languages.Languages;
 import minutes.store.Emails;
 import minutes.store.Ids;
 import minutes.store.Importer;
@@ -59,6 +60,10 @@ final class ImportCommand implements Callable<Integer> {
 
   @Option(names = "--id", paramLabel = "UUID", description = "vtt, srt: the meeting's id (default: named by the workspace and the file).")
   String id;
+
+  @Option(names = "--language", paramLabel = "SUBTAG",
+      description = "The meetings' language, a BCP 47 primary subtag such as en, de or zh (default: the source's own, else detected).")
+  String language;
 
   @Option(names = "--strict", description = "vtt, srt: refuse a file with a block that is not read as written, "
       + "rather than skipping the block.")
@@ -135,18 +140,20 @@ final class ImportCommand implements Callable<Integer> {
     if (platform != null && !Vocabulary.PLATFORMS.contains(platform)) {
       throw usage("--platform must be one of " + String.join(", ", Vocabulary.PLATFORMS));
     }
+    if (language != null && !Languages.isSubtag(language)) throw usage("--" + Languages.expected("language"));
     if (id != null && !Ids.isUuid(id)) throw usage("--id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
     List<String> readers = visibleTo == null ? List.of() : visibleTo.stream().map(String::strip).toList();
     for (String e : readers) if (!Emails.isEmail(e)) throw usage("--visible-to takes email addresses, not '" + e + "'");
     return new ImportOptions(workspace, title, starts, platform == null ? "upload" : platform,
-        id == null ? null : Ids.canonical(id), readers, Instant.now());
+        id == null ? null : Ids.canonical(id), readers, Instant.now(), language);
   }
 
   /** NDJSON names everything itself; an option meant for a converted format is a mistake. */
   private ImportOptions noOptions() {
     if (strict) throw usage("--strict applies to --format vtt and srt only");
-    if (workspace != null || title != null || startsAt != null || platform != null || id != null || visibleTo != null) {
-      throw usage("--workspace, --title, --starts-at, --platform, --id and --visible-to apply to --format vtt, srt, "
+    if (workspace != null || title != null || startsAt != null || platform != null || id != null || visibleTo != null
+        || language != null) {
+      throw usage("--workspace, --title, --starts-at, --platform, --id, --visible-to and --language apply to --format vtt, srt, "
           + "fathom and fireflies; an NDJSON line names its own");
     }
     return null;

@@ -21,11 +21,13 @@ final class ConvertedMeetings {
    * A ready meeting of the options' workspace, platform ({@code upload} unless given) and
    * visibility, source {@code upload}; its participants are the invited ones (marked attended
    * when they speak, see {@link Attendees}) and then one per other speaker of the transcript
-   * (source {@code platform}), by name or email.
+   * (source {@code platform}), by name or email. Its language: {@code --language}, else the
+   * source's own ({@code sourceLanguage}, null when it gives none), else none, so that the
+   * import detects it.
    */
   static Meeting line(ImportOptions o, String id, String title, Instant startsAt, Instant endsAt,
       String organizerEmail, Instant createdAt, List<Participant> invited, List<Protocol> protocols,
-      List<Segment> transcript) {
+      List<Segment> transcript, String sourceLanguage) {
     List<Participant> participants = new ArrayList<>(invited);
     Attendees attendees = new Attendees(invited);
     Set<String> speakers = new HashSet<>(), seen = new HashSet<>();
@@ -41,6 +43,7 @@ final class ConvertedMeetings {
       }
     }
     return new Meeting(o.workspace(), id, title, o.platform(), "upload", "ready", startsAt, endsAt, null, organizerEmail,
-        createdAt, null, o.visibleTo(), participants, protocols, transcript);
+        createdAt, null, o.visibleTo(), participants, protocols, transcript,
+        o.language() != null ? o.language() : sourceLanguage);
   }
 }

@@ -41,7 +41,7 @@ final class Fathom {
     String id = NameBasedIds.of(o.workspace(), "fathom", key);
     List<Segment> transcript = transcript(m);
     return ConvertedMeetings.line(o, id, title, starts, m.dateTime("recording_end_time"), null, created,
-        invitees(m, transcript), protocols(m, id, created), transcript);
+        invitees(m, transcript), protocols(m, id, created), transcript, m.language("transcript_language"));
   }
 
   /** In time order; a segment ends where the next one begins, the last has no end. */

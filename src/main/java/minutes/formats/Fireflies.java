@@ -51,7 +51,7 @@ final class Fireflies {
     Instant created = starts == null ? o.now() : starts;
     String id = NameBasedIds.of(o.workspace(), "fireflies", key);
     return ConvertedMeetings.line(o, id, title, starts, ends, t.email("organizer_email"), created, participants(t),
-        protocols(t, id, created), sentences(t));
+        protocols(t, id, created), sentences(t), null);
   }
 
   /** {@code date}: epoch milliseconds (the API's), or an RFC 3339 date-time. */

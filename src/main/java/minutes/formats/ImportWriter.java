@@ -41,7 +41,8 @@ public final class ImportWriter {
       List<String> visibleTo,
       List<Participant> participants,
       List<Protocol> protocols,
-      List<Segment> transcript) {}
+      List<Segment> transcript,
+      String language) {}
 
   public record Participant(
       String displayName,
@@ -137,6 +138,8 @@ public final class ImportWriter {
     time("created_at", m.createdAt());
     json.writeStringField("template_id", m.templateId());
     strings("visible_to", m.visibleTo());
+    // Only when known: a meeting without one is detected at import, and the generators' lines stay as they were.
+    if (m.language() != null) json.writeStringField("language", m.language());
     json.writeArrayFieldStart("participants");
     for (Participant p : m.participants()) {
       json.writeStartObject();

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
+import minutes.languages.Languages;
 import minutes.store.Emails;
 import minutes.store.Times;
 
@@ -52,6 +54,18 @@ record JsonObject(JsonNode node, String file, long line, String path) {
     String s = text(field);
     if (s == null) throw error(field, "expected " + what + ", found " + (has(field) ? "an empty string" : "none"));
     return s;
+  }
+
+  /**
+   * A language tag's primary subtag, lower-cased ({@code en-US} gives {@code en}), null when
+   * absent; a value that does not start with one is refused.
+   */
+  String language(String field) {
+    String s = text(field);
+    if (s == null) return null;
+    String primary = s.strip().split("[-_]", 2)[0].toLowerCase(Locale.ROOT);
+    if (!Languages.isSubtag(primary)) throw error(field, "expected a BCP 47 language tag such as en or de-DE, found '" + s + "'");
+    return primary;
   }
 
   /** An email address, null when absent. */

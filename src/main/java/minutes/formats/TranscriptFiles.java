@@ -55,7 +55,7 @@ final class TranscriptFiles {
     String id = o.id() != null ? o.id() : NameBasedIds.of(bytes, o.workspace());
     Instant ends = o.startsAt() == null ? null : o.startsAt().plusMillis(lastEnd);
     return ConvertedMeetings.line(o, id, o.title() != null ? o.title() : name, o.startsAt(), ends, null, o.now(), List.of(),
-        List.of(), segments);
+        List.of(), segments, null);
   }
 
   /**

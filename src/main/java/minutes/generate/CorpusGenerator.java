@@ -322,7 +322,7 @@ public final class CorpusGenerator {
     String joinUrl = upload ? null : MinutesText.joinUrl(platform, rnd.nextLong());
     return new Meeting(
         space.slug(), id, title, platform, source, status, startsAt, endsAt, joinUrl, organizer,
-        createdAt, template, visibleTo, participants, protocols, transcript);
+        createdAt, template, visibleTo, participants, protocols, transcript, null);
   }
 
   private static String title(String phrase, Firm firm, SplittableRandom rnd) {

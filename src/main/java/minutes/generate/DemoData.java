@@ -169,7 +169,7 @@ public final class DemoData {
             : MinutesText.joinUrl(p.platform(), UUID.fromString(id).getMostSignificantBits());
     return new Meeting(
         p.workspace(), id, p.title(), p.platform(), p.source(), status, startsAt, endsAt, joinUrl,
-        organizer, createdAt, template, visibleTo, participants, protocols, transcript);
+        organizer, createdAt, template, visibleTo, participants, protocols, transcript, null);
   }
 
   /** The QMSum turns voiced by the attendees; nothing where no recorder listened. */

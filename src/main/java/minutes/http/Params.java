@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import minutes.languages.Languages;
 import minutes.store.Emails;
 import minutes.store.Ids;
 import minutes.store.Times;
@@ -133,6 +134,13 @@ public final class Params {
     if (raw.isEmpty()) return Optional.empty();
     Optional<T> value = decode.apply(raw.get());
     if (value.isEmpty()) throw ApiError.badParam(name, expected);
+    return value;
+  }
+
+  /** {@code language}: one BCP 47 primary language subtag (decisions.md "Languages"). */
+  public Optional<String> language() {
+    Optional<String> value = first("language");
+    if (value.isPresent() && !Languages.isSubtag(value.get())) throw ApiError.badParam("language", Languages.expected("language"));
     return value;
   }
 

@@ -64,9 +64,10 @@ final class McpTools {
           ignored. At most one hit per meeting, best first, each with meeting_id, title, starts_at, \
           rank, matched_in (title, \
           protocol or transcript) and an HTML snippet with <mark> around the matches. Narrow with \
-          from/to (dates), platform, participant (an email) or company (an id from the customers list). \
+          from/to (dates), platform, participant (an email), company (an id from the customers list) or \
+          language (a meeting's language: en, de, zh ...). \
           order=-starts_at lists the newest first; offset pages on (total then counts every match). \
-          facets=platform,company,participant,month counts the matching meetings by each (with total), \
+          facets=platform,company,participant,month,language counts the matching meetings by each (with total), \
           e.g. to see who and which customers discussed something, and when. moments=3 gives each hit \
           up to 3 transcript segments where it matched, the best first, with speaker and start_ms, to \
           quote or jump to (needs transcripts:read). Then use fetch with a hit's meeting_id for the \
@@ -79,7 +80,8 @@ final class McpTools {
       new Twin("list_meetings", "List meetings", "/api/v1/meetings", """
           The meetings this key can see, newest first by default, one page at a time (limit, offset; \
           pagination.total is the number of all matching meetings). Filter by time (from, to: a date \
-          YYYY-MM-DD or an RFC 3339 date-time), by text in the title (q), status, platform or source; \
+          YYYY-MM-DD or an RFC 3339 date-time), by text in the title (q), status, platform, source or \
+          language (en, de, zh ...); \
           order by starts_at, created_at or title, with a leading - for descending."""),
       new Twin("list_action_items", "List action items", "/api/v1/action-items", """
           Tasks (action items) from the current minutes of every meeting this key can see, across \

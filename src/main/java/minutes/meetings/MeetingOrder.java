@@ -35,7 +35,8 @@ import minutes.store.Vocabulary;
 public final class MeetingOrder implements AutoCloseable {
   /** Filters and order of the list; empty optionals do not filter. {@code titleContains} is already folded. */
   record Query(Optional<String> from, Optional<String> to, Optional<String> titleContains, Optional<String> status,
-      Optional<String> platform, Optional<String> source, MeetingsApi.Order order, boolean descending) {}
+      Optional<String> platform, Optional<String> source, Optional<String> language, MeetingsApi.Order order,
+      boolean descending) {}
 
   private final DataSnapshot<Snapshot> snapshot;
   private final Totals totals = new Totals();
@@ -100,15 +101,16 @@ public final class MeetingOrder implements AutoCloseable {
     String from = f.from().orElse(null);
     String to = f.to().orElse(null);
     String title = f.titleContains().orElse(null);
+    String language = f.language().orElse(null);
     long titlePairs = title == null ? 0 : Meetings.pairs(title);
     int[] sequence = m.orders[f.order().ordinal()];
     boolean descending = f.descending();
     boolean filtered = visible != null || status >= 0 || platform >= 0 || source >= 0 || from != null || to != null
-        || title != null;
+        || title != null || language != null;
     // The order does not change the total, so it is not part of the key.
     String filterKey = !filtered ? null : who.workspaceId() + "|"
         + (viewer == null ? "" : viewer) + "|" + status + "|" + platform + "|" + source
-        + "|" + from + "|" + to + "|" + title;
+        + "|" + from + "|" + to + "|" + title + "|" + language;
     ListOrder.Entries entries = new ListOrder.Entries() {
       private int slot(int position) {
         return sequence[descending ? m.size - 1 - position : position];
@@ -120,6 +122,7 @@ public final class MeetingOrder implements AutoCloseable {
         return (status < 0 || m.status[at] == status)
             && (platform < 0 || m.platform[at] == platform)
             && (source < 0 || m.source[at] == source)
+            && (language == null || language.equals(m.language[at]))
             && (from == null || m.sortAt[at].compareTo(from) >= 0)
             && (to == null || m.sortAt[at].compareTo(to) < 0)
             && (title == null || ((m.titlePairs[at] & titlePairs) == titlePairs && m.titleFolded[at].contains(title)))
@@ -145,7 +148,7 @@ public final class MeetingOrder implements AutoCloseable {
     MeetingsApi.Order slotOrder = MeetingsApi.Order.STARTS_AT;
     int w = MeetingsApi.ROW_JSON.width(); // the row's columns come first
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + MeetingsApi.ROW_JSON.in()
-        + ", m.workspace_id, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded FROM meeting m"
+        + ", m.workspace_id, m.id, m.status, m.platform, m.source, m.sort_at, m.title_folded, m.language FROM meeting m"
         + " ORDER BY m.workspace_id, " + slotOrder.column + ", m.id")) {
       while (rs.next()) {
         Meetings m = byWorkspace.get(rs.getLong(w + 1));
@@ -153,7 +156,8 @@ public final class MeetingOrder implements AutoCloseable {
         m.orders[slotOrder.ordinal()][m.size] = m.size;
         m.add(MeetingsApi.ROW_JSON.read(rs), Vocabulary.code(Vocabulary.MEETING_STATUSES, rs.getString(w + 3)),
             Vocabulary.code(Vocabulary.PLATFORMS, rs.getString(w + 4)),
-            Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(w + 5)), rs.getString(w + 6), rs.getString(w + 7));
+            Vocabulary.code(Vocabulary.MEETING_SOURCES, rs.getString(w + 5)), rs.getString(w + 6), rs.getString(w + 7),
+            rs.getString(w + 8).intern());
       }
     }
     for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
@@ -217,6 +221,8 @@ public final class MeetingOrder implements AutoCloseable {
     final byte[] status;
     final byte[] platform;
     final byte[] source;
+    /** Interned: a workspace's meetings share a few languages. */
+    final String[] language;
     final String[] sortAt;
     final String[] titleFolded;
     /** {@link #pairs} of each folded title. */
@@ -230,17 +236,19 @@ public final class MeetingOrder implements AutoCloseable {
       status = new byte[capacity];
       platform = new byte[capacity];
       source = new byte[capacity];
+      language = new String[capacity];
       sortAt = new String[capacity];
       titleFolded = new String[capacity];
       titlePairs = new long[capacity];
       orders = new int[MeetingsApi.Order.values().length][capacity];
     }
 
-    void add(RawJson json, byte st, byte pl, byte so, String at, String title) {
+    void add(RawJson json, byte st, byte pl, byte so, String at, String title, String lang) {
       row[size] = json;
       status[size] = st;
       platform[size] = pl;
       source[size] = so;
+      language[size] = lang;
       sortAt[size] = at;
       titleFolded[size] = title;
       titlePairs[size] = pairs(title);

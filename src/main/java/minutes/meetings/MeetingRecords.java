@@ -9,16 +9,16 @@ public final class MeetingRecords {
 
   /** A row of GET /meetings. */
   public record MeetingRow(String id, String title, String platform, String source, String status,
-      String startsAt, String endsAt, String createdAt, String organizerEmail) {}
+      String startsAt, String endsAt, String createdAt, String organizerEmail, String language) {}
 
   /** GET /meetings/{id} (2.1). */
   public record Meeting(String id, String title, String platform, String source, String status,
       String startsAt, String endsAt, String joinUrl, String organizerEmail, String createdAt,
-      String templateId, List<Participant> participants, Protocol protocol) {
+      String templateId, String language, List<Participant> participants, Protocol protocol) {
     /** The same meeting with its participants and minutes, which are read after its row. */
     Meeting with(List<Participant> participants, Protocol protocol) {
       return new Meeting(id, title, platform, source, status, startsAt, endsAt, joinUrl, organizerEmail, createdAt,
-          templateId, participants, protocol);
+          templateId, language, participants, protocol);
     }
   }
 

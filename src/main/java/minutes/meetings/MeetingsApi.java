@@ -36,7 +36,7 @@ public final class MeetingsApi {
   /** A row of the list, as the in-memory order ({@link MeetingOrder}) holds it and its SQL oracle reads it. */
   static final JsonRows.Shape ROW_JSON = JsonRows.object(MeetingRow.class,
       "m.id", "m.title", "m.platform", "m.source", "m.status", "m.starts_at", "m.ends_at", "m.created_at",
-      "m.organizer_email");
+      "m.organizer_email", "m.language");
 
   /** {@code order} values and the indexed columns behind them; starts_at falls back to created_at. */
   enum Order {
@@ -61,6 +61,7 @@ public final class MeetingsApi {
     Optional<String> status = p.oneOf("status", Vocabulary.MEETING_STATUSES);
     Optional<String> platform = p.oneOf("platform", Vocabulary.PLATFORMS);
     Optional<String> source = p.oneOf("source", Vocabulary.MEETING_SOURCES);
+    Optional<String> language = p.language();
     String orderParam = p.first("order").orElse("-starts_at");
     boolean descending = orderParam.startsWith("-");
     String orderName = descending ? orderParam.substring(1) : orderParam;
@@ -69,7 +70,7 @@ public final class MeetingsApi {
     int limit = p.limit(200, 50);
     int offset = p.offset();
     MeetingOrder.Query query = new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold),
-        status, platform, source, order, descending);
+        status, platform, source, language, order, descending);
     // -1 on a database from before the change log (migration 3), as the order's own version.
     return listOrder.page(r.knownDataVersion().orElse(-1L), r.principal(), query, offset, limit);
   }
@@ -77,10 +78,10 @@ public final class MeetingsApi {
   public static Meeting get(Request r) throws SQLException {
     Meeting m = visibleMeeting(r, """
         m.id, m.title, m.platform, m.source, m.status, m.starts_at, m.ends_at, m.join_url, m.organizer_email,
-        m.created_at, m.template_id""",
+        m.created_at, m.template_id, m.language""",
         rs -> new Meeting(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
             rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
-            List.of(), null));
+            rs.getString(12), List.of(), null));
     List<Participant> participants = participants(r.db(), m.id(), r.principal()).stream()
         .map(p -> new Participant(p.displayName(), p.email(), p.isInternal(), p.source(), p.approxJoinedAt(), p.approxLeftAt()))
         .toList();
@@ -111,6 +112,14 @@ public final class MeetingsApi {
    */
   public static String visibleMeetingId(Request r) throws SQLException {
     return visibleMeeting(r, "m.id", rs -> rs.getString(1));
+  }
+
+  /** The path's meeting's canonical id and language, when the key may see it; otherwise 404. */
+  public record Seen(String id, String language) {}
+
+  /** {@link #visibleMeetingId}, with the meeting's language (what its transcript is searched by). */
+  public static Seen visibleMeetingLanguage(Request r) throws SQLException {
+    return visibleMeeting(r, "m.id, m.language", rs -> new Seen(rs.getString(1), rs.getString(2)));
   }
 
   /** {@code columns} of the path's meeting (aliased m), read by {@code row}, when the key may see it; otherwise 404. */

@@ -81,17 +81,18 @@ public final class SearchApi implements Endpoint {
     String platform = p.oneOf("platform", Vocabulary.PLATFORMS).orElse(null);
     String participant = p.email("participant").orElse(null);
     String company = p.uuid("company").orElse(null);
+    String language = p.language().orElse(null);
     SearchRequest.Order order = SearchRequest.Order.of(p.oneOf("order", SearchRequest.Order.VALUES).orElse("rank"));
     List<String> facetNames = p.listOf("facets", Facets.NAMES);
     int facetLimit = p.intClamped("facet_limit", 1, MAX_FACET_VALUES, DEFAULT_FACET_VALUES);
     List<String> companyDomains = company == null ? null
         : WorkspaceCompanies.domains(r.db(), r.principal().workspaceId(), company);
     Match match = match(p);
-    SearchRequest asked = new SearchRequest(q, new SearchFilters(from, to, platform, participant, companyDomains),
+    SearchRequest asked = new SearchRequest(q, new SearchFilters(from, to, platform, participant, companyDomains, language),
         limit, offset, order, facetNames, facetLimit, moments, p.first("offset").isPresent() || !facetNames.isEmpty(),
         match, momentsByRank(p, match));
     try {
-      return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked, analyzer,
+      return MeetingSearch.answer(index, r.db(), r.versionSeen(), r.principal(), asked,
           new QueryTimeoutImpl(timeoutMillis), split, facets);
     } catch (SearchUnavailable e) {
       throw unavailable(e);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
+import minutes.languages.Languages;
 
 /**
  * Checks one NDJSON line of the import format (decisions.md) and lists every field at fault,
@@ -110,7 +111,7 @@ final class ImportValidator {
   private void meeting(JsonNode n) {
     fields(n, "", Set.of("kind", "workspace", "id", "title", "platform", "source", "status", "starts_at",
         "ends_at", "join_url", "organizer_email", "created_at", "template_id", "visible_to", "participants",
-        "protocols", "transcript"));
+        "protocols", "transcript", "language"));
     slug(n, "workspace");
     uuid(n, "", "id", true);
     text(n, "", "title", true);
@@ -124,6 +125,8 @@ final class ImportValidator {
     email(n, "", "organizer_email", false);
     dateTime(n, "", "created_at", true);
     uuid(n, "", "template_id", false);
+    String language = text(n, "", "language", false);
+    if (language != null && !Languages.isSubtag(language)) problem("language", Languages.expected("language"));
     each(n, "", "visible_to", (e, path) -> {
       if (!e.isTextual() || !Emails.isEmail(e.asText())) problem(path, "must be an email address");
     });

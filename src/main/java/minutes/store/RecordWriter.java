@@ -53,8 +53,8 @@ final class RecordWriter implements AutoCloseable {
     deleteMeeting = c.prepareStatement("DELETE FROM meeting WHERE id = ?");
     insertMeeting = c.prepareStatement("""
         INSERT INTO meeting(id, workspace_id, title, title_folded, platform, source, status, starts_at, ends_at,
-          join_url, organizer_email, created_at, template_id, sort_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+          join_url, organizer_email, created_at, template_id, sort_at, language)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
     insertViewer = c.prepareStatement(
         "INSERT INTO meeting_viewer(email, meeting_id) VALUES (?, ?) ON CONFLICT DO NOTHING");
     insertParticipant = c.prepareStatement("""
@@ -115,11 +115,12 @@ final class RecordWriter implements AutoCloseable {
     String startsAt = dateTime(n, "starts_at");
     String createdAt = dateTime(n, "created_at");
     String title = n.get("title").asText();
+    int current = currentProtocol(n.path("protocols"));
     batch(insertMeeting, id, workspaceId, title, Times.fold(title), n.get("platform").asText(),
         n.get("source").asText(), n.get("status").asText(), startsAt, dateTime(n, "ends_at"),
         textOrNull(n, "join_url"), textOrNull(n, "organizer_email"), createdAt,
         n.hasNonNull("template_id") ? Ids.canonical(n.get("template_id").asText()) : null,
-        startsAt != null ? startsAt : createdAt);
+        startsAt != null ? startsAt : createdAt, MeetingLanguage.of(n, current));
     Set<String> viewers = new LinkedHashSet<>();
     for (JsonNode e : n.path("visible_to")) viewers.add(Emails.key(e.asText()));
     for (String v : viewers) batch(insertViewer, v, id);
@@ -132,7 +133,6 @@ final class RecordWriter implements AutoCloseable {
           dateTime(p, "approx_joined_at"), dateTime(p, "approx_left_at"));
     }
     int tasks = 0;
-    int current = currentProtocol(n.path("protocols"));
     int index = 0;
     for (JsonNode p : n.path("protocols")) {
       String protocolId = Ids.canonical(p.get("id").asText());

@@ -86,9 +86,11 @@ public final class TranscriptApi {
    * with match=most those holding any, best first (decisions.md, "Finding what people ask").
    */
   public static Matches search(Request r) throws SQLException {
-    SegmentSearch query = SearchApi.segmentSearch(r.params());
+    SegmentSearch asked = SearchApi.segmentSearch(r.params());
     int limit = r.params().limit(500, 100);
-    String id = MeetingsApi.visibleMeetingId(r);
+    MeetingsApi.Seen meeting = MeetingsApi.visibleMeetingLanguage(r);
+    String id = meeting.id();
+    SegmentSearch query = asked.in(meeting.language());
     // Texts first, the rest only for the matches: reading every segment's speaker and times
     // tripled the reading of a 100 KB transcript, and most segments do not match.
     List<Segment> all = new Sql("SELECT idx, text FROM transcript_segment WHERE meeting_id = ? ORDER BY idx", id)

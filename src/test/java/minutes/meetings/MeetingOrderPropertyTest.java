@@ -38,10 +38,11 @@ import org.junit.jupiter.api.Test;
 class MeetingOrderPropertyTest {
   /** A request of the list, as MeetingsApi hands it on: {@code q} as typed, bounds in the stored form. */
   record Request(KeyPick key, Optional<String> from, Optional<String> to, Optional<String> q, Optional<String> status,
-      Optional<String> platform, Optional<String> source, MeetingsApi.Order order, boolean descending, Paging paging) {
+      Optional<String> platform, Optional<String> source, Optional<String> language, MeetingsApi.Order order,
+      boolean descending, Paging paging) {
     MeetingOrder.Query query() {
       return new MeetingOrder.Query(from, to, q.map(String::trim).filter(v -> !v.isEmpty()).map(Times::fold), status,
-          platform, source, order, descending);
+          platform, source, language, order, descending);
     }
   }
 
@@ -56,6 +57,7 @@ class MeetingOrderPropertyTest {
     GeneratedLists.requireRowsAndCorners(met);
     assertTrue(met.getOrDefault("range inverted", 0) >= 10, "inverted ranges: " + met);
     assertTrue(met.getOrDefault("q matches", 0) >= 10, "q that matches: " + met);
+    assertTrue(met.getOrDefault("language matches", 0) >= 10, "language that matches: " + met);
   }
 
   /** One case: a generated data set, and 40 generated requests compared with SQL's answers. */
@@ -81,6 +83,7 @@ class MeetingOrderPropertyTest {
         GeneratedLists.classify(met, total, offset, !expected.data().isEmpty());
         met.merge("range " + range(q), 1, Integer::sum);
         met.merge(q.titleContains().isEmpty() ? "q none" : total > 0 ? "q matches" : "q matches nothing", 1, Integer::sum);
+        if (q.language().isPresent()) met.merge(total > 0 ? "language matches" : "language matches nothing", 1, Integer::sum);
       }
     }
   }
@@ -100,14 +103,17 @@ class MeetingOrderPropertyTest {
     Optional<String> status = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.MEETING_STATUSES));
     Optional<String> platform = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.PLATFORMS));
     Optional<String> source = GeneratedLists.sometimes(c, x -> x.pick(Vocabulary.MEETING_SOURCES));
+    Optional<String> language = GeneratedLists.sometimes(c, x -> x.pick(GeneratedLists.LANGUAGES));
     MeetingsApi.Order order = c.pick(List.of(MeetingsApi.Order.values()));
-    return new Request(key, from, to, q, status, platform, source, order, c.chance(0.5), GeneratedLists.paging(c, 200));
+    return new Request(key, from, to, q, status, platform, source, language, order, c.chance(0.5),
+        GeneratedLists.paging(c, 200));
   }
 
   /** r's order and page size over the workspace's whole list, from its start. */
   private static Request wholeList(Request r) {
     return new Request(GeneratedLists.workspaceKey(r.key()), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), r.order(), r.descending(), GeneratedLists.firstPage(r.paging()));
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), r.order(), r.descending(),
+        GeneratedLists.firstPage(r.paging()));
   }
 
   /** r with a range whose start lies after its end (1 second to 30 days). */
@@ -115,7 +121,7 @@ class MeetingOrderPropertyTest {
     String from = bound(c);
     String to = Times.format(Instant.parse(from).minusSeconds(c.between(1, 30 * 86400)));
     return new Request(r.key(), Optional.of(from), Optional.of(to), r.q(), r.status(), r.platform(), r.source(),
-        r.order(), r.descending(), r.paging());
+        r.language(), r.order(), r.descending(), r.paging());
   }
 
   /** The data's times or the seconds next to them (two in three), or the starts of days around them, as Params gives them on. */

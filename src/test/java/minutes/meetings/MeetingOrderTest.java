@@ -78,16 +78,19 @@ class MeetingOrderTest {
       List<MeetingOrder.Query> queries = new ArrayList<>();
       for (MeetingsApi.Order order : MeetingsApi.Order.values()) {
         for (boolean descending : new boolean[] {false, true}) {
-          queries.add(new MeetingOrder.Query(none, none, none, none, none, none, order, descending));
+          queries.add(new MeetingOrder.Query(none, none, none, none, none, none, none, order, descending));
           queries.add(new MeetingOrder.Query(Optional.of("2026-02-01T10:00:00Z"), Optional.of("2026-03-11T09:00:00Z"), // both occur as sort_at
-              none, none, none, none, order, descending));
+              none, none, none, none, none, order, descending));
           for (String q : List.of("sync", "muller", "100%", "_b", "\uD83D\uDE80", "a", "strasse", "no such title")) {
-            queries.add(new MeetingOrder.Query(none, none, Optional.of(Times.fold(q)), none, none, none, order, descending));
+            queries.add(new MeetingOrder.Query(none, none, Optional.of(Times.fold(q)), none, none, none, none, order, descending));
           }
-          queries.add(new MeetingOrder.Query(none, none, none, Optional.of("ready"), Optional.of("zoom"), none, order,
+          queries.add(new MeetingOrder.Query(none, none, none, Optional.of("ready"), Optional.of("zoom"), none, none, order,
               descending));
           queries.add(new MeetingOrder.Query(none, Optional.of("2026-03-01T00:00:00Z"), Optional.of("e"), none, none,
-              Optional.of("calendar"), order, descending));
+              Optional.of("calendar"), none, order, descending));
+          for (String language : List.of("und", "de")) {
+            queries.add(new MeetingOrder.Query(none, none, none, none, none, none, Optional.of(language), order, descending));
+          }
         }
       }
       int compared = 0, withRows = 0;

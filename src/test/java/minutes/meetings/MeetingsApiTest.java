@@ -39,7 +39,8 @@ class MeetingsApiTest {
     assertEquals(0, page.at("/pagination/offset").asInt());
     assertEquals(5, page.at("/pagination/total").asInt());
     JsonNode m2 = page.get("data").get(1);
-    assertEquals(List.of("id", "title", "platform", "source", "status", "starts_at", "ends_at", "created_at", "organizer_email"),
+    assertEquals(List.of("id", "title", "platform", "source", "status", "starts_at", "ends_at", "created_at", "organizer_email",
+        "language"),
         ApiServer.fields(m2));
     assertEquals("Weekly sync with Initech", m2.get("title").asText());
     assertEquals("teams", m2.get("platform").asText());
@@ -128,7 +129,8 @@ class MeetingsApiTest {
   void meetingHasEveryFieldWithNestedParticipantsAndCurrentMinutes() {
     JsonNode m = api.get("/api/v1/meetings/" + M1, ALL).json();
     assertEquals(List.of("id", "title", "platform", "source", "status", "starts_at", "ends_at", "join_url",
-        "organizer_email", "created_at", "template_id", "participants", "protocol"), ApiServer.fields(m));
+        "organizer_email", "created_at", "template_id", "language", "participants", "protocol"), ApiServer.fields(m));
+    assertEquals("en", m.get("language").asText(), "detected from its English minutes and transcript");
     assertEquals(M1, m.get("id").asText());
     assertEquals("Quarterly planning with Müller", m.get("title").asText());
     assertEquals("https://zoom.example/j/123", m.get("join_url").asText());

@@ -27,6 +27,7 @@ final class MeetingsSql {
     query.status().ifPresent(v -> where.add("AND m.status = ?", v));
     query.platform().ifPresent(v -> where.add("AND m.platform = ?", v));
     query.source().ifPresent(v -> where.add("AND m.source = ?", v));
+    query.language().ifPresent(v -> where.add("AND m.language = ?", v));
 
     long total = new Sql("SELECT count(*)").add(where).count(c);
     String dir = query.descending() ? " DESC" : " ASC";

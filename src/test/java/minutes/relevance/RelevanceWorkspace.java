@@ -54,7 +54,7 @@ final class RelevanceWorkspace {
           UUID.nameUUIDFromBytes(("qmsum-minutes/" + m.name()).getBytes(StandardCharsets.UTF_8)).toString(),
           null, m.summary(), ends, null, List.of());
       writer.write(new ImportWriter.Meeting(slug, id, "Meeting " + m.name(), "upload", "upload", "ready",
-          starts, ends, null, null, starts, null, List.of(), List.of(), List.of(minutes), segments));
+          starts, ends, null, null, starts, null, List.of(), List.of(), List.of(minutes), segments, null));
       starts = starts.plus(Duration.ofDays(1));
     }
     writer.flush();

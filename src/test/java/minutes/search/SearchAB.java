@@ -134,11 +134,11 @@ public final class SearchAB {
       Instant at = Instant.parse(middle);
       Map<String, SearchFilters> filters = new LinkedHashMap<>();
       filters.put("no filter", SearchFilters.NONE);
-      filters.put("from (the later half of the meetings)", new SearchFilters(at, null, null, null, null));
-      filters.put("to (the earlier half)", new SearchFilters(null, at, null, null, null));
-      filters.put("platform=zoom", new SearchFilters(null, null, "zoom", null, null));
-      filters.put("participant (the most frequent)", new SearchFilters(null, null, null, participant, null));
-      filters.put("company (the one with most meetings)", new SearchFilters(null, null, null, null, domains));
+      filters.put("from (the later half of the meetings)", new SearchFilters(at, null, null, null, null, null));
+      filters.put("to (the earlier half)", new SearchFilters(null, at, null, null, null, null));
+      filters.put("platform=zoom", new SearchFilters(null, null, "zoom", null, null, null));
+      filters.put("participant (the most frequent)", new SearchFilters(null, null, null, participant, null, null));
+      filters.put("company (the one with most meetings)", new SearchFilters(null, null, null, null, domains, null));
       Map<String, Variant> variants = new LinkedHashMap<>();
       for (Map.Entry<String, SearchFilters> f : filters.entrySet()) {
         variants.put(f.getKey(), q -> SearchData.answer(index, c, OptionalLong.empty(), p,

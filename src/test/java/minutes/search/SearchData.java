@@ -79,7 +79,7 @@ public final class SearchData {
   public static SearchHit.Result answer(SearchIndex index, java.sql.Connection c, OptionalLong dataVersion,
       minutes.keys.Principal p, SearchRequest r, org.apache.lucene.index.QueryTimeout timeout)
       throws java.sql.SQLException, SearchUnavailable {
-    return MeetingSearch.answer(index, c, dataVersion, p, r, new SearchAnalyzer(), timeout, SPLIT, new Facets());
+    return MeetingSearch.answer(index, c, dataVersion, p, r, timeout, SPLIT, new Facets());
   }
 
   /** What GET /search asks for without the parameters of issue 32: the best {@code limit}. */

@@ -123,7 +123,10 @@ class SearchOracleTest {
       boolean upload = m.platform.equals("upload");
       ObjectNode n = MAPPER.createObjectNode().put("kind", "meeting").put("workspace", ws.slug).put("id", m.id)
           .put("title", m.title).put("platform", m.platform).put("source", upload ? "upload" : "calendar")
-          .put("status", "ready").put("created_at", (upload ? m.at : m.at.minus(3, ChronoUnit.DAYS)).toString());
+          .put("status", "ready").put("created_at", (upload ? m.at : m.at.minus(3, ChronoUnit.DAYS)).toString())
+          // The oracle reads words by the default (English) rules; the generated words mix in German
+          // and Danish ones, which detection could take for the meeting's language.
+          .put("language", "en");
       if (!upload) n.put("starts_at", m.at.toString());
       m.viewers.forEach(n.putArray("visible_to")::add);
       ArrayNode people = n.putArray("participants");

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import minutes.App;
@@ -43,7 +44,8 @@ class PendingMigrationTest {
       String key = workspaceAndKey(db);
       try (App app = serveWithoutMigrating(testStore)) {
         assertTaskEndpointsUnavailable(app, key);
-        assertEquals(200, get(app, "/api/v1/meetings", key).statusCode(), "endpoints with all their tables keep working");
+        assertEquals(404, get(app, "/api/v1/meetings/" + MEETING + "/transcript", key).statusCode(),
+            "endpoints with all their tables keep working");
 
         Migrations.migrate(db);
         // No wait: Admission re-reads the schema at once when something it needs is missing.
@@ -93,6 +95,39 @@ class PendingMigrationTest {
         assertEquals("Weekly Review", task.get("meeting_title").asText());
         assertEquals("2026-03-02T10:00:00Z", task.get("meeting_starts_at").asText());
         assertEquals(1, Jackson.MAPPER.readTree(r.body()).at("/pagination/total").asInt());
+      }
+    }
+  }
+
+  /**
+   * V9 adds each meeting's language: until it runs the meeting endpoints and search answer 503;
+   * then a meeting written before it is {@code und}.
+   */
+  @Test
+  void meetingsAre503UntilTheirLanguageIsMigratedThenEarlierMeetingsAreUnd() throws Exception {
+    try (TestStore testStore = TestStore.create(dir)) {
+      Store db = testStore.store();
+      Migrations.migrateTo(db, "8");
+      String key = workspaceAndKey(db);
+      try (Connection c = db.write()) {
+        c.createStatement().execute("""
+            INSERT INTO meeting(id, workspace_id, title, title_folded, platform, source, status, starts_at,
+              created_at, sort_at)
+            SELECT '%s', id, 'Weekly Review', 'weekly review', 'zoom', 'calendar', 'ready',
+              '2026-03-02T10:00:00Z', '2026-03-01T09:00:00Z', '2026-03-02T10:00:00Z' FROM workspace""".formatted(MEETING));
+      }
+      try (App app = serveWithoutMigrating(testStore)) {
+        for (String path : List.of("/api/v1/meetings", "/api/v1/meetings/" + MEETING, "/api/v1/search?q=weekly",
+            "/api/v1/customers")) {
+          HttpResponse<String> r = get(app, path, key);
+          assertEquals(503, r.statusCode(), path + ": " + r.body());
+        }
+        Migrations.migrate(db);
+        HttpResponse<String> r = get(app, "/api/v1/meetings/" + MEETING, key);
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals("und", Jackson.MAPPER.readTree(r.body()).get("language").asText());
+        r = get(app, "/api/v1/meetings?language=und", key);
+        assertEquals(MEETING, Jackson.MAPPER.readTree(r.body()).at("/data/0/id").asText(), r.body());
       }
     }
   }

@@ -25,7 +25,8 @@ final class Indexer {
   /** What was indexed: meetings and characters of text, and how many meetings were gone from the database (deleted). */
   record Stats(long meetings, long chars, long deleted) {}
 
-  private static final MeetingDocument END = new MeetingDocument("", 0, List.of(), "", "", null, "", "", List.of(), "", "", new byte[0]);
+  private static final MeetingDocument END =
+      new MeetingDocument("", 0, List.of(), "", "", null, "", "", List.of(), "", "", new byte[0], "");
   /** Below this many meetings, threads cost more than they save. */
   private static final int PARALLEL_FROM = 64;
 

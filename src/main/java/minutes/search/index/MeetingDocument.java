@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.IntFunction;
 import minutes.keys.Visibility;
+import minutes.search.text.Reading;
+import minutes.search.text.SearchAnalyzer;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -43,14 +47,14 @@ import org.apache.lucene.util.BytesRef;
  */
 public record MeetingDocument(String id, long workspaceId, List<String> viewers, String title, String platform,
     String startsAt, String createdAt, String sortAt, List<Participant> participants, String protocol,
-    String transcript, byte[] segments) {
+    String transcript, byte[] segments, String language) {
 
   /**
    * Part of the index format ({@link IndexFormat}): raise whenever what a document holds or how
    * it is stored changes (this class, {@link StoredText}, {@link SegmentTable},
    * {@link DirectStoredFields}); what each raise brought: docs/SEARCH.md, "Index format".
    */
-  public static final String LAYOUT = "20";
+  public static final String LAYOUT = "21";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   public static final String ID = "id";
@@ -61,6 +65,8 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
   public static final String PLATFORM = "platform";
   public static final String PARTICIPANT = "participant";
   public static final String PARTICIPANT_DOMAIN = "participant_domain";
+  /** The meeting's language subtag (decisions.md "Languages"): the {@code language} filter. */
+  public static final String LANGUAGE = "language";
   /**
    * coalesce(starts_at, created_at) in epoch seconds: a point for the from/to filters and doc
    * values for sorting, under one name so that a date-ordered search skips, through the points,
@@ -74,9 +80,9 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
   public static final String DISPLAY = "meta";
   /** Stored: the {@link SegmentTable} of the transcript. */
   static final String SEGMENTS = "transcript.segments";
-  /** Facet dimensions: platform, participant (lower-case email), month (UTC), participant domain. */
+  /** Facet dimensions: platform, participant (lower-case email), month (UTC), participant domain, language. */
   public static final String FACET_PLATFORM = "platform", FACET_PARTICIPANT = "participant", FACET_MONTH = "month",
-      FACET_DOMAIN = "domain";
+      FACET_DOMAIN = "domain", FACET_LANGUAGE = "language";
 
   /**
    * The order of documents in every segment: by workspace, so that a search, always within one
@@ -134,6 +140,8 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
     for (String v : viewers) d.add(new StringField(VIEWER, Visibility.viewerKey(v), Field.Store.NO));
     d.add(new StringField(PLATFORM, platform, Field.Store.NO));
     d.add(new SortedSetDocValuesFacetField(FACET_PLATFORM, platform));
+    d.add(new StringField(LANGUAGE, language, Field.Store.NO));
+    d.add(new SortedSetDocValuesFacetField(FACET_LANGUAGE, language));
     for (Participant p : participants) {
       if (p.email() != null) {
         d.add(new StringField(PARTICIPANT, participantTerm(p.email()), Field.Store.NO));
@@ -145,15 +153,16 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
         d.add(new SortedSetDocValuesFacetField(FACET_DOMAIN, p.domain()));
       }
     }
-    d.add(new Field(TITLE, title, TITLE_TYPE));
+    SearchAnalyzer reading = SearchAnalyzer.of(language);
+    d.add(text(TITLE, title, TITLE_TYPE, reading));
     // First of the stored fields: moments read it alone, and the snippets' readers pass it cheaply.
     if (!transcript.isEmpty()) d.add(new StoredField(SEGMENTS, segments));
     if (!protocol.isEmpty()) {
-      d.add(new Field(PROTOCOL, protocol, TEXT_TYPE));
+      d.add(text(PROTOCOL, protocol, TEXT_TYPE, reading));
       StoredText.store(d, PROTOCOL, protocol);
     }
     if (!transcript.isEmpty()) {
-      d.add(new Field(TRANSCRIPT, transcript, TEXT_TYPE));
+      d.add(text(TRANSCRIPT, transcript, TEXT_TYPE, reading));
       StoredText.store(d, TRANSCRIPT, transcript);
     }
     d.add(new BinaryDocValuesField(DISPLAY, new Display(id, title, platform, startsAt, createdAt).encode()));
@@ -162,6 +171,22 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
     d.add(new LongPoint(AT, at.getEpochSecond()));
     d.add(new SortedSetDocValuesFacetField(FACET_MONTH, MONTH_OF.format(at)));
     return FACETS.build(d);
+  }
+
+  /**
+   * A text field read with the meeting's language's analyzer rather than the index writer's (the
+   * default reading, which English and und meetings get as before): the writer asks each field
+   * for its tokens on its own thread, one field after another, so the analyzer's reused
+   * components are never shared.
+   */
+  private static Field text(String name, String value, FieldType type, SearchAnalyzer reading) {
+    if (reading.reading() == Reading.DEFAULT) return new Field(name, value, type);
+    return new Field(name, value, type) {
+      @Override
+      public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
+        return reading.tokenStream(name, value);
+      }
+    };
   }
 
   /** The display values of a hit, from doc values: each value as its UTF-8 length + 1 (0: null) and bytes. */

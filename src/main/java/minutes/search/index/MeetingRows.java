@@ -20,7 +20,7 @@ final class MeetingRows implements AutoCloseable {
 
   MeetingRows(Connection c) throws SQLException {
     meeting = c.prepareStatement(
-        "SELECT workspace_id, title, platform, starts_at, created_at, sort_at FROM meeting WHERE id = ?");
+        "SELECT workspace_id, title, platform, starts_at, created_at, sort_at, language FROM meeting WHERE id = ?");
     viewers = c.prepareStatement("SELECT email FROM meeting_viewer WHERE meeting_id = ?");
     participants = c.prepareStatement("SELECT email, domain FROM participant WHERE meeting_id = ?");
     protocol = c.prepareStatement(
@@ -31,7 +31,7 @@ final class MeetingRows implements AutoCloseable {
 
   MeetingDocument read(String id) throws SQLException, IOException {
     long workspaceId;
-    String title, platform, startsAt, createdAt, sortAt;
+    String title, platform, startsAt, createdAt, sortAt, language;
     meeting.setString(1, id);
     try (ResultSet rs = meeting.executeQuery()) {
       if (!rs.next()) return null;
@@ -41,6 +41,7 @@ final class MeetingRows implements AutoCloseable {
       startsAt = rs.getString(4);
       createdAt = rs.getString(5);
       sortAt = rs.getString(6);
+      language = rs.getString(7);
     }
     List<String> emails = new ArrayList<>();
     viewers.setString(1, id);
@@ -77,7 +78,7 @@ final class MeetingRows implements AutoCloseable {
       }
     }
     return new MeetingDocument(id, workspaceId, emails, title, platform, startsAt, createdAt, sortAt, people,
-        minutes.toString(), spoken.toString(), segments.bytes());
+        minutes.toString(), spoken.toString(), segments.bytes(), language);
   }
 
   @Override

@@ -42,11 +42,12 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class Facets {
   static final String PLATFORM = MeetingDocument.FACET_PLATFORM, COMPANY = "company",
-      PARTICIPANT = MeetingDocument.FACET_PARTICIPANT, MONTH = MeetingDocument.FACET_MONTH;
+      PARTICIPANT = MeetingDocument.FACET_PARTICIPANT, MONTH = MeetingDocument.FACET_MONTH,
+      LANGUAGE = MeetingDocument.FACET_LANGUAGE;
   /** Participants' domains: counted as a dimension, answered only through {@link #COMPANY}. */
   static final String DOMAIN = MeetingDocument.FACET_DOMAIN;
   /** The facet names a request may ask for, in the order the API documents them. */
-  public static final List<String> NAMES = List.of(PLATFORM, COMPANY, PARTICIPANT, MONTH);
+  public static final List<String> NAMES = List.of(PLATFORM, COMPANY, PARTICIPANT, MONTH, LANGUAGE);
 
   // Risk: SortedSetDocValuesFacetCounts is @lucene.experimental (the facet module's counts over
   // sorted-set doc values); a change shows as other counts in SearchForClientsTest and

@@ -17,7 +17,6 @@ import minutes.search.index.SearchIndex;
 import minutes.search.index.SearchUnavailable;
 import minutes.search.text.SearchQuery;
 import minutes.search.text.SearchQuery.Match;
-import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.index.LeafReaderContext;
@@ -50,7 +49,6 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class MeetingSearch {
   private final IndexSearcher searcher;
-  private final Analyzer analyzer;
   private final QueryTimeout timeout;
   private final SplitSearch split;
   private final Facets facets;
@@ -63,17 +61,16 @@ public final class MeetingSearch {
    * server's, shared by every search.
    */
   public static SearchHit.Result answer(SearchIndex index, Connection db, OptionalLong dataVersion, Principal principal,
-      SearchRequest r, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets)
+      SearchRequest r, QueryTimeout timeout, SplitSearch split, Facets facets)
       throws SQLException, SearchUnavailable {
     return index.search(db, dataVersion, (searcher, changed) ->
-        new MeetingSearch(SplitSearch.like(new IndexSearcher(searcher.getIndexReader()), searcher), analyzer, timeout,
+        new MeetingSearch(SplitSearch.like(new IndexSearcher(searcher.getIndexReader()), searcher), timeout,
             split, facets).find(db, principal, r, changed));
   }
 
   /** {@code searcher}: this request's own, since a time limit and its outcome are per searcher. */
-  public MeetingSearch(IndexSearcher searcher, Analyzer analyzer, QueryTimeout timeout, SplitSearch split, Facets facets) {
+  public MeetingSearch(IndexSearcher searcher, QueryTimeout timeout, SplitSearch split, Facets facets) {
     this.searcher = searcher;
-    this.analyzer = analyzer;
     this.timeout = timeout;
     this.split = split;
     this.facets = facets;
@@ -95,8 +92,8 @@ public final class MeetingSearch {
       for (String name : r.facets()) none.put(name, List.of());
       return new SearchHit.Result(q.text, List.of(), r.withTotal() ? 0 : null, r.facets().isEmpty() ? null : none);
     }
-    Query[] fields = MeetingQueries.fields(q, r.match());
-    Query query = matching(scored(q, r.match(), fields), principal, r.filters(), pending);
+    Readings readings = Readings.of(q, r.filters().language(), searcher.getIndexReader());
+    Query query = matching(scored(readings, r.match()), principal, r.filters(), pending);
     IndexSearcher by = split.searcher(searcher, q, workspace);
     // Risk: IndexSearcher.search(Query, CollectorManager) is @lucene.experimental, though it is
     // Lucene 10's one way to collect (the Collector one is deprecated); every search test uses it.
@@ -122,9 +119,17 @@ public final class MeetingSearch {
     Hit[] byDoc = hits.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
     boolean byRank = r.order() == SearchRequest.Order.RANK;
-    describe(q, r.match(), fields, byDoc, byRank && r.match() == Match.ALL);
-    if (byRank && r.match() == Match.MOST) byWordsThenRank(q, hits, byDoc);
-    mark(new Highlights(analyzer, q, r.match(), r.momentsByRank()), byDoc, r.moments());
+    // Each hit is described and marked by the reading it matched by.
+    for (Map.Entry<Readings.Read, Hit[]> read : byReading(readings, byDoc).entrySet()) {
+      SearchQuery rq = read.getKey().query();
+      Hit[] group = read.getValue();
+      describe(rq, r.match(), MeetingQueries.fields(rq, r.match()), group, byRank && r.match() == Match.ALL);
+      if (byRank && r.match() == Match.MOST) countWords(rq, group);
+      mark(new Highlights(read.getKey().analyzer(), rq, r.match(), r.momentsByRank()), group, r.moments());
+    }
+    if (byRank && r.match() == Match.MOST) {
+      Arrays.sort(hits, Comparator.comparingInt((Hit h) -> -h.words).thenComparing(h -> -h.rank));
+    }
     List<SearchHit> out = new ArrayList<>(hits.length);
     for (Hit h : hits) {
       // Ranks are scored as floats; JSON writes a double. Widening 0.35f gives 0.3499999940395355,
@@ -153,6 +158,43 @@ public final class MeetingSearch {
     Query rank = MeetingQueries.rank(q, match, fields);
     if (match == Match.ALL) return rank;
     return new BooleanQuery.Builder().add(MeetingQueries.coordination(q), Occur.SHOULD).add(rank, Occur.SHOULD).build();
+  }
+
+  /**
+   * {@link #scored} of each reading, each matching only its meetings: a meeting matches by one
+   * reading, so its score is that reading's. With one reading, that reading's query alone.
+   */
+  static Query scored(Readings readings, Match match) {
+    if (readings.single()) {
+      SearchQuery q = readings.all().getFirst().query();
+      return scored(q, match, MeetingQueries.fields(q, match));
+    }
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    for (Readings.Read read : readings.all()) {
+      any.add(read.restrict(scored(read.query(), match, MeetingQueries.fields(read.query(), match))), Occur.SHOULD);
+    }
+    return any.build();
+  }
+
+  /** The hits of each reading, each group in document order ({@code byDoc}: all hits in document order). */
+  private Map<Readings.Read, Hit[]> byReading(Readings readings, Hit[] byDoc) throws IOException {
+    if (readings.single()) return Map.of(readings.all().getFirst(), byDoc);
+    Map<Readings.Read, Hit[]> out = new LinkedHashMap<>();
+    List<Hit> rest = new ArrayList<>(List.of(byDoc));
+    for (Readings.Read read : readings.all().subList(1, readings.all().size())) {
+      Weight of = weight(new TermInSetQuery(MeetingDocument.LANGUAGE, read.languages()));
+      Leaves leaves = new Leaves(searcher);
+      Scorer scorer = null;
+      List<Hit> group = new ArrayList<>();
+      for (Hit h : rest) {
+        if (leaves.moveTo(h.doc)) scorer = of.scorer(leaves.leaf);
+        if (at(scorer, h.doc - leaves.leaf.docBase)) group.add(h);
+      }
+      rest.removeAll(group);
+      if (!group.isEmpty()) out.put(read, group.toArray(Hit[]::new));
+    }
+    if (!rest.isEmpty()) out.put(readings.all().getFirst(), rest.toArray(Hit[]::new));
+    return out;
   }
 
   /** {@link #matching} of q in every field under {@code match}, scored as a search scores it. */
@@ -277,12 +319,12 @@ public final class MeetingSearch {
   }
 
   /**
-   * Puts a {@link Match#MOST} page in its order: more of the query's counted words first, then
-   * rank, then as collected (the time, newest first). The collector ordered by words plus rank
-   * in one float, whose last bits may blur two ranks that differ in them; the exact words and
-   * ranks decide here.
+   * The query's counted words each hit holds, by which a {@link Match#MOST} page is put in its
+   * order: more of them first, then rank, then as collected (the time, newest first). The
+   * collector ordered by words plus rank in one float, whose last bits may blur two ranks that
+   * differ in them; the exact words and ranks decide. {@code byDoc}: hits in document order.
    */
-  private void byWordsThenRank(SearchQuery q, Hit[] page, Hit[] byDoc) throws IOException, SearchUnavailable {
+  private void countWords(SearchQuery q, Hit[] byDoc) throws IOException, SearchUnavailable {
     Weight words = weight(MeetingQueries.coordination(q));
     Leaves leaves = new Leaves(searcher);
     Scorer scorer = null;
@@ -292,7 +334,6 @@ public final class MeetingSearch {
       int local = h.doc - leaves.leaf.docBase;
       h.words = at(scorer, local) ? Math.round(scorer.score()) : 0;
     }
-    Arrays.sort(page, Comparator.comparingInt((Hit h) -> -h.words).thenComparing(h -> -h.rank));
   }
 
   private Weight weight(Query q) throws IOException {

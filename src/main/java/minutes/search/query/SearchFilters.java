@@ -20,11 +20,12 @@ import org.apache.lucene.util.BytesRef;
  * absent: {@code from} (inclusive) and {@code to} (exclusive) bound
  * {@code coalesce(starts_at, created_at)}; {@code platform}; {@code participant}, an email
  * compared as {@link #participantTerm} folds it; {@code companyDomains}, the current domains
- * of the {@code company} asked for (empty: an unknown company, which matches nothing).
- * Immutable.
+ * of the {@code company} asked for (empty: an unknown company, which matches nothing);
+ * {@code language}, a meeting's language subtag. Immutable.
  */
-public record SearchFilters(Instant from, Instant to, String platform, String participant, List<String> companyDomains) {
-  public static final SearchFilters NONE = new SearchFilters(null, null, null, null, null);
+public record SearchFilters(Instant from, Instant to, String platform, String participant, List<String> companyDomains,
+    String language) {
+  public static final SearchFilters NONE = new SearchFilters(null, null, null, null, null, null);
 
   /**
    * How a participant's email and the {@code participant} parameter are compared: lower-cased
@@ -47,6 +48,7 @@ public record SearchFilters(Instant from, Instant to, String platform, String pa
           NumericDocValuesField.newSlowRangeQuery(MeetingDocument.AT, lo, hi)));
     }
     if (platform != null) out.add(new TermQuery(new Term(MeetingDocument.PLATFORM, platform)));
+    if (language != null) out.add(new TermQuery(new Term(MeetingDocument.LANGUAGE, language)));
     if (participant != null) {
       out.add(new TermQuery(new Term(MeetingDocument.PARTICIPANT, participantTerm(participant))));
     }

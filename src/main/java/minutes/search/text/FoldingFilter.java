@@ -16,7 +16,8 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * LowerCaseFilter, GermanNormalizationFilter, ASCIIFoldingFilter and EnglishMinimalStemFilter
  * chained (SearchAnalyzerTest compares them over the whole QMSum corpus). One instance per
  * token stream; not thread-safe. Why one filter: plain ASCII words, nearly all of them, take a
- * shortcut; reindex CPU -9% (docs/BENCHMARKS.md).
+ * shortcut; reindex CPU -9% (docs/BENCHMARKS.md). Without its English rules (the possessive and
+ * the plural) it folds the words of the languages with a stemmer of their own ({@link Reading}).
  */
 public final class FoldingFilter extends TokenFilter {
   /** The index's analysis of words, without its pair terms: {@link #words}, {@link QueryMatches#inText}. */
@@ -29,10 +30,17 @@ public final class FoldingFilter extends TokenFilter {
   };
 
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+  private final boolean english;
   private char[] folded = new char[64];
 
   FoldingFilter(TokenStream input) {
+    this(input, true);
+  }
+
+  /** {@code english}: whether the possessive and plural rules apply. */
+  FoldingFilter(TokenStream input, boolean english) {
     super(input);
+    this.english = english;
   }
 
   /** The words of a fixed list as the index holds them (tokenized and folded, without pair terms), in order. */
@@ -45,7 +53,7 @@ public final class FoldingFilter extends TokenFilter {
     if (!input.incrementToken()) return false;
     char[] b = term.buffer();
     int len = term.length();
-    if (len >= 2 && (b[len - 1] == 's' || b[len - 1] == 'S')
+    if (english && len >= 2 && (b[len - 1] == 's' || b[len - 1] == 'S')
         && (b[len - 2] == '\'' || b[len - 2] == '\u2019' || b[len - 2] == '\uFF07')) {
       len -= 2;
     }
@@ -64,7 +72,7 @@ public final class FoldingFilter extends TokenFilter {
       b = term.resizeBuffer(len);
       System.arraycopy(folded, 0, b, 0, len);
     }
-    term.setLength(plural(b, len));
+    term.setLength(english ? plural(b, len) : len);
     return true;
   }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.CharArrayMap;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
@@ -102,7 +103,7 @@ public final class QueryMatches {
    * analysed, without the index's pair terms: they only make phrases of common words fast to
    * find in postings, and analysing is most of the cost here.
    */
-  public static QueryMatches inText(String text, List<List<String>> clauses) {
+  public static QueryMatches inText(String text, List<List<String>> clauses, Analyzer words) {
     QueryMatches p = new QueryMatches(clauses, false);
     CharArrayMap<int[]> byTerm = new CharArrayMap<>(p.term.length, false);
     for (int t = 0; t < p.term.length; t++) {
@@ -110,7 +111,7 @@ public final class QueryMatches {
       int[] same = byTerm.get(p.term[t]);
       byTerm.put(p.term[t], same == null ? new int[] {t} : append(same, t));
     }
-    try (TokenStream ts = FoldingFilter.WORDS.tokenStream("", text)) {
+    try (TokenStream ts = words.tokenStream("", text)) {
       CharTermAttribute token = ts.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       ts.reset();

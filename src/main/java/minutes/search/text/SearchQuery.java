@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cjk.CJKBigramFilter;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
  * A user's {@code q} read into clauses without any query syntax: each word is a clause, text in
@@ -28,10 +31,13 @@ public final class SearchQuery {
   public final String text;
   /** Each clause: one analysed word, or the words of a phrase in order. */
   public final List<List<String>> clauses;
+  /** The reading the clauses were read by: its function words weigh less ({@link WordWeights}). */
+  private final Reading reading;
 
-  private SearchQuery(String text, List<List<String>> clauses) {
+  private SearchQuery(String text, List<List<String>> clauses, Reading reading) {
     this.text = text;
     this.clauses = clauses;
+    this.reading = reading;
   }
 
   /**
@@ -66,6 +72,10 @@ public final class SearchQuery {
 
   /** Validates and analyses q. */
   public static SearchQuery parse(String raw, Analyzer analyzer) throws Refused {
+    return parse(raw, analyzer, MAX_CLAUSES);
+  }
+
+  private static SearchQuery parse(String raw, Analyzer analyzer, int maxClauses) throws Refused {
     String text = wellFormed(raw).strip();
     int chars = text.codePointCount(0, text.length());
     if (chars < MIN_CHARS) {
@@ -88,10 +98,11 @@ public final class SearchQuery {
       }
     }
     addPart(part.toString(), quoted, analyzer, clauses); // an unclosed quote still ends a phrase
-    if (clauses.size() > MAX_CLAUSES) {
+    if (clauses.size() > maxClauses) {
       throw new Refused("q must hold at most " + MAX_CLAUSES + " words and phrases");
     }
-    return new SearchQuery(text, List.copyOf(clauses));
+    return new SearchQuery(text, List.copyOf(clauses),
+        analyzer instanceof SearchAnalyzer a ? a.reading() : Reading.DEFAULT);
   }
 
   private static boolean isQuote(char c) {
@@ -100,13 +111,61 @@ public final class SearchQuery {
 
   private static void addPart(String part, boolean phrase, Analyzer analyzer, Set<List<String>> out) {
     if (part.isBlank()) return;
-    List<String> words = analyze(analyzer, part);
+    List<List<String>> words = words(analyzer, part);
     if (words.isEmpty()) return;
     if (phrase) {
-      out.add(List.copyOf(words));
+      out.add(words.stream().flatMap(List::stream).toList());
     } else {
-      for (String w : words) out.add(List.of(w));
+      out.addAll(words);
     }
+  }
+
+  /**
+   * The same query as another {@link Reading}'s analyzer reads it (it passed this one's checks):
+   * at most {@link #MAX_CLAUSES} clauses, the first ones, since character pairs may be more.
+   */
+  public SearchQuery readAs(Analyzer analyzer) {
+    SearchQuery q;
+    try {
+      q = parse(text, analyzer, Integer.MAX_VALUE);
+    } catch (Refused e) {
+      throw new IllegalStateException("a query that passed its checks", e);
+    }
+    return q.clauses.size() <= MAX_CLAUSES ? q : new SearchQuery(text, q.clauses.subList(0, MAX_CLAUSES), q.reading);
+  }
+
+  /**
+   * The analysed words of a part of the query, each a list of one word, except that the
+   * overlapping character pairs of one run of Chinese, Japanese or Korean ({@link Reading#CJK})
+   * are one list, a phrase: the run is the word the user typed, and its pairs must follow each
+   * other as in the run.
+   */
+  private static List<List<String>> words(Analyzer analyzer, String text) {
+    List<List<String>> words = new ArrayList<>();
+    try (TokenStream ts = analyzer.tokenStream("q", text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
+      TypeAttribute type = ts.addAttribute(TypeAttribute.class);
+      OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
+      ts.reset();
+      int runEnd = -1;
+      while (ts.incrementToken()) {
+        if (increment.getPositionIncrement() == 0) continue;
+        boolean pair = type.type().equals(CJKBigramFilter.DOUBLE_TYPE);
+        if (pair && offset.startOffset() < runEnd) {
+          List<String> run = words.getLast();
+          if (run.size() == 1) words.set(words.size() - 1, run = new ArrayList<>(run));
+          run.add(term.toString());
+        } else {
+          words.add(List.of(term.toString()));
+        }
+        runEnd = pair ? offset.endOffset() : -1;
+      }
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // analysing a String cannot fail on I/O
+    }
+    return words.stream().map(List::copyOf).toList();
   }
 
   /** The analysed words of text, without the common-word pairs (those are only for phrases). */
@@ -160,7 +219,7 @@ public final class SearchQuery {
   public long counted() {
     long counted = 0;
     for (int c = 0; c < clauses.size(); c++) {
-      if (!WordWeights.isFunctionWords(clauses.get(c))) counted |= 1L << c;
+      if (!WordWeights.isFunctionWords(clauses.get(c), reading)) counted |= 1L << c;
     }
     return counted != 0 ? counted : clauses.size() == 64 ? -1L : (1L << clauses.size()) - 1;
   }
@@ -168,7 +227,7 @@ public final class SearchQuery {
   /** Each clause's weight ({@link WordWeights#of}). */
   public float[] weights() {
     float[] w = new float[clauses.size()];
-    for (int c = 0; c < w.length; c++) w[c] = WordWeights.of(clauses.get(c));
+    for (int c = 0; c < w.length; c++) w[c] = WordWeights.of(clauses.get(c), reading);
     return w;
   }
 

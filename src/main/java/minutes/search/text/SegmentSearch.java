@@ -6,28 +6,30 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import minutes.search.text.SearchQuery.Match;
-import org.apache.lucene.analysis.Analyzer;
 
 /**
  * Which segments of one transcript match a search text, by the rules of GET /search
  * (decisions.md, "Transcript windows and in-meeting search"): {@code q} is validated and
  * analysed as a search's is, and every word and phrase of it must occur within the one
- * segment, words folded as the index folds them. A match comes with a snippet rendered as
- * search hits are: HTML-escaped, only {@code <mark>} raw. Immutable and thread-safe.
+ * segment, words read as the index reads the meeting's language ({@link #in}). A match comes
+ * with a snippet rendered as search hits are: HTML-escaped, only {@code <mark>} raw. Immutable
+ * and thread-safe.
  */
 public final class SegmentSearch {
-  private static final Analyzer QUERY = new SearchAnalyzer();
+  private static final SearchAnalyzer QUERY = new SearchAnalyzer();
 
   private final SearchQuery query;
   private final SegmentMatches.Rule rule;
+  private final SearchAnalyzer analyzer;
   /** Text that the fold of every matching segment contains (all of them, or one with match=most); see {@link #mayHold}. */
   private final List<String> keys;
   /** Whether a query word has no {@link #key}: with match=most any segment may hold it. */
   private final boolean unkeyedWord;
 
-  private SegmentSearch(SearchQuery query, SegmentMatches.Rule rule) {
+  private SegmentSearch(SearchQuery query, SegmentMatches.Rule rule, SearchAnalyzer analyzer) {
     this.query = query;
     this.rule = rule;
+    this.analyzer = analyzer;
     List<String> all = query.words().stream().map(SegmentSearch::key).toList();
     this.keys = all.stream().filter(key -> !key.isEmpty()).toList();
     this.unkeyedWord = keys.size() < all.size();
@@ -39,7 +41,15 @@ public final class SegmentSearch {
    */
   public static SegmentSearch parse(String q, Match match, boolean byRank) throws SearchQuery.Refused {
     SearchQuery query = SearchQuery.parse(q, QUERY);
-    return new SegmentSearch(query, SegmentMatches.Rule.of(query, match, byRank));
+    return new SegmentSearch(query, SegmentMatches.Rule.of(query, match, byRank), QUERY);
+  }
+
+  /** This search in a meeting of {@code language} (a primary subtag): its query read by that language's rules. */
+  public SegmentSearch in(String language) {
+    SearchAnalyzer reading = SearchAnalyzer.of(language);
+    if (reading == analyzer) return this;
+    SearchQuery read = query.readAs(reading);
+    return new SegmentSearch(read, SegmentMatches.Rule.of(read, rule.match(), rule.byRank()), reading);
   }
 
   /** The trimmed text, echoed as {@code query}. */
@@ -58,7 +68,9 @@ public final class SegmentSearch {
    * cost a 100 KB transcript a third more.
    */
   public List<Found> find(List<String> segments, int limit) {
-    return find(segments, limit, true);
+    // The pre-check knows the default reading's folds only: a stem or a character pair need not be
+    // a piece of the folded text (French chevaux reads as cheval).
+    return find(segments, limit, analyzer.reading() == Reading.DEFAULT);
   }
 
   /**
@@ -91,7 +103,7 @@ public final class SegmentSearch {
       joined.append(segment).append('\n');
     }
     String searched = joined.toString();
-    QueryMatches matches = QueryMatches.inText(searched, query.clauses);
+    QueryMatches matches = QueryMatches.inText(searched, query.clauses, analyzer.words());
     if (matches.count() == 0) return out;
     SegmentMatches.Found found;
     try {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
@@ -16,7 +18,8 @@ import org.apache.lucene.analysis.snowball.SnowballFilter;
  * weighs {@link #FUNCTION_WORD}, every other word 1. So "the" no longer counts as much as
  * "budget", yet a query of function words alone still finds what it says. A phrase weighs 1
  * unless all its words are function words. Analysed as the index analyses words, so "was" is
- * held as "wa". Stateless.
+ * held as "wa". Each {@link Reading} has its language's Snowball list ("der", "und", "и"...);
+ * Chinese, Japanese, Korean and Thai none, so that every word counts. Stateless.
  */
 public final class WordWeights {
   private WordWeights() {}
@@ -24,16 +27,32 @@ public final class WordWeights {
   /** A function word's weight against a word that tells: near nothing, but not nothing. */
   public static final float FUNCTION_WORD = 0.05f;
 
-  private static final Set<String> FUNCTION_WORDS = Set.copyOf(FoldingFilter.words(snowball("english_stop.txt")));
+  private static final Map<Reading, Set<String>> FUNCTION_WORDS = new EnumMap<>(Reading.class);
 
-  /** The weight of a clause: one word, or the words of a phrase. */
-  public static float of(List<String> clause) {
-    return isFunctionWords(clause) ? FUNCTION_WORD : 1f;
+  static {
+    for (Reading r : Reading.values()) {
+      FUNCTION_WORDS.put(r, r.stopList == null ? Set.of()
+          : Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), snowball(r.stopList))));
+    }
   }
 
-  /** Whether every word of a clause is a function word. */
+  /** The weight of a clause of the default reading: one word, or the words of a phrase. */
+  public static float of(List<String> clause) {
+    return of(clause, Reading.DEFAULT);
+  }
+
+  public static float of(List<String> clause, Reading reading) {
+    return isFunctionWords(clause, reading) ? FUNCTION_WORD : 1f;
+  }
+
+  /** Whether every word of a clause of the default reading is a function word. */
   public static boolean isFunctionWords(List<String> clause) {
-    for (String w : clause) if (!FUNCTION_WORDS.contains(w)) return false;
+    return isFunctionWords(clause, Reading.DEFAULT);
+  }
+
+  public static boolean isFunctionWords(List<String> clause, Reading reading) {
+    Set<String> functionWords = FUNCTION_WORDS.get(reading);
+    for (String w : clause) if (!functionWords.contains(w)) return false;
     return true;
   }
 

@@ -77,12 +77,12 @@ class SearchTimeLimitTest extends SearchFixture {
       try {
         s.setSimilarity(new RankSimilarity());
         SearchQuery q = SearchApi.query("\"walrus the tusk\"", new SearchAnalyzer());
-        MeetingSearch expired = new MeetingSearch(s, new SearchAnalyzer(), () -> true, split, new Facets());
+        MeetingSearch expired = new MeetingSearch(s, () -> true, split, new Facets());
         SearchRequest r = SearchData.request(q, SearchFilters.NONE, 50);
         SearchUnavailable e = assertThrows(SearchUnavailable.class, () -> expired.find(c, acme, r, List.of()));
         assertEquals(SearchUnavailable.Reason.TIMED_OUT, e.reason());
         assertEquals(1, split.splits(), "the search was split");
-        assertEquals(1, new MeetingSearch(s, new SearchAnalyzer(), () -> false, split, new Facets()).find(c, acme, r, List.of())
+        assertEquals(1, new MeetingSearch(s, () -> false, split, new Facets()).find(c, acme, r, List.of())
             .data().size());
       } finally {
         s.getIndexReader().close();

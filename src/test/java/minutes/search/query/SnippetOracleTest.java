@@ -120,7 +120,7 @@ class SnippetOracleTest {
       try (IndexWriter w = new IndexWriter(dir, config)) {
         for (Meeting m : meetings) {
           Document d = new MeetingDocument(m.id, 1, List.of(), m.title, "zoom", null, "2026-01-01T00:00:00Z",
-              "2026-01-01T00:00:00Z", List.of(), m.minutes, m.transcript, new byte[0]).toDocument();
+              "2026-01-01T00:00:00Z", List.of(), m.minutes, m.transcript, new byte[0], "und").toDocument();
           for (String field : List.of(MeetingDocument.TITLE, MeetingDocument.PROTOCOL, MeetingDocument.TRANSCRIPT)) {
             // What the plain scan reads as one text is one value: pair terms and neighbour codes stop at a value's end.
             assertTrue(d.getFields(field).length <= 1, field + " is indexed as one value");
@@ -173,7 +173,7 @@ class SnippetOracleTest {
     IndexSearcher s = new IndexSearcher(reader);
     s.setSimilarity(new RankSimilarity());
     // No database: a plain search reads none (companies and moments are not asked for).
-    return new MeetingSearch(s, ANALYZER, () -> false, split, new Facets()).find(null, WORKSPACE_KEY,
+    return new MeetingSearch(s, () -> false, split, new Facets()).find(null, WORKSPACE_KEY,
         SearchData.request(q, SearchFilters.NONE, 100), List.of()).data();
   }
 

@@ -80,7 +80,7 @@ class SplitSearchTest {
           List<String> viewers = n % 3 == 0 ? List.of(ANN) : n % 3 == 1 ? List.of(ANN, "bob@acme.com") : List.of();
           ids.add(SearchData.id(m.name() + n));
           w.addDocument(new MeetingDocument(ids.getLast(), n % 7 == 0 ? 2 : 1, viewers, m.name(), "zoom",
-              date, date, date, List.of(), m.summary(), transcript, new byte[0]).toDocument());
+              date, date, date, List.of(), m.summary(), transcript, new byte[0], "und").toDocument());
           texts.add(SearchQuery.analyze(analyzer, transcript));
           n++;
         }

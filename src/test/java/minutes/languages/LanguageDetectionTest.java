@@ -1,0 +1,84 @@
+package minutes.languages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The detector on the fixture's sentences (src/test/resources/languages, written for these
+ * tests): a whole meeting's text is told right in every language, a single sentence mostly right
+ * and otherwise {@code und}, and English text never reads as another language, which would
+ * change its answers.
+ */
+class LanguageDetectionTest {
+  static final List<String> LANGUAGES =
+      List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "ru", "zh", "ja", "ko", "th");
+
+  static List<String> sentences(String language) throws IOException {
+    try (InputStream in = LanguageDetectionTest.class.getResourceAsStream("/languages/" + language + ".txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+    }
+  }
+
+  @Test
+  void aMeetingsWholeTextIsToldInEveryLanguage() throws IOException {
+    for (String language : LANGUAGES) {
+      assertEquals(language, LanguageDetection.detect(String.join("\n", sentences(language))), language);
+    }
+  }
+
+  @Test
+  void aSentenceIsToldRightOrUndeterminedNeverAnotherLanguageForMostLanguages() throws IOException {
+    Map<String, List<String>> wrong = new TreeMap<>();
+    int right = 0, und = 0, all = 0;
+    for (String language : LANGUAGES) {
+      for (String s : sentences(language)) {
+        String found = LanguageDetection.detect(s);
+        all++;
+        if (found.equals(language)) right++;
+        else if (found.equals(Languages.UNDETERMINED)) und++;
+        else wrong.computeIfAbsent(language, k -> new ArrayList<>()).add(found + ": " + s);
+      }
+    }
+    System.out.printf("sentences: %d, right %d, und %d, wrong %d %s%n", all, right, und, all - right - und, wrong);
+    assertTrue(right >= all * 0.8, right + " of " + all + " right");
+    assertTrue(!wrong.containsKey("en"), "English read as another language: " + wrong.get("en"));
+  }
+
+  /** The function-word test that spares English meetings the n-gram detector claims no other language's text. */
+  @Test
+  void englishFunctionWordsTellEnglishMeetingsAndNoOtherLanguagesText() throws IOException {
+    assertTrue(LanguageDetection.readsAsEnglish(String.join("\n", sentences("en"))));
+    for (String language : LANGUAGES.subList(1, LANGUAGES.size())) {
+      assertTrue(!LanguageDetection.readsAsEnglish(String.join("\n", sentences(language))), language);
+      for (String s : sentences(language)) assertTrue(!LanguageDetection.readsAsEnglish(s), s);
+    }
+    assertTrue(!LanguageDetection.readsAsEnglish("the and that you with this"), "too few words to tell");
+  }
+
+  @Test
+  void chineseJapaneseKoreanAndThaiAreToldByTheirScriptAmongLatinWords() throws IOException {
+    for (String language : List.of("zh", "ja", "ko", "th")) {
+      for (String s : sentences(language)) {
+        assertEquals(language, LanguageDetection.detect(s + " Q3 roadmap, OKR review, Salesforce zqlang"), s);
+      }
+      assertEquals(language, LanguageDetection.detect(sentences(language).get(0).replace(" ", "").substring(0, 4)), "four characters");
+    }
+  }
+
+  @Test
+  void shortTitlesAndEmptyTextAreUndetermined() {
+    assertEquals("und", LanguageDetection.detect(""));
+    assertEquals("und", LanguageDetection.detect("Q3 sync"));
+    assertEquals("und", LanguageDetection.detect("1:1 Ann / Bob"));
+    assertEquals("und", LanguageDetection.detect("Q3 sync\nok zqlang"));
+  }
+}
