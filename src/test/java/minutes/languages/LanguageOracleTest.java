@@ -1,0 +1,362 @@
+package minutes.languages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import minutes.ApiServer;
+import minutes.Property;
+import minutes.search.SearchData;
+import minutes.search.text.PlainScan;
+import minutes.search.text.QueryMatches;
+import minutes.search.text.Reading;
+import minutes.search.text.WordWeights;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * GET /search over meetings of many languages at once (decisions.md "Languages"), through the
+ * real import and server on the run's store, against a plain scan: each meeting's title, minutes
+ * and transcript read word by word with its own language's {@link Reading} (tokenizer and word
+ * rules, not the index), q read with that same reading, and the meeting matches when a field
+ * holds every clause ({@code match=all}) or any field one ({@code match=most}, more of the
+ * counted clauses first). The generated meetings ({@link #DATA_SEED}) draw their words from the
+ * fixture sentences of src/test/resources/languages and from inflected forms of their words, a
+ * few from other languages; most declare their language on the import line, some are left to
+ * detection, and the oracle then reads them by the language the server shows. Generated queries:
+ * words as written or in capitals, other forms of them, near-misses, function words, phrases,
+ * CJK and Thai runs, words absent everywhere, with and without {@code language=}, in both match
+ * modes. Compared: the meetings found, {@code total}, the {@code language} facet, the order by
+ * words held ({@code match=most}), and that every mark covers whole words of the query.
+ */
+class LanguageOracleTest {
+  static final long DATA_SEED = Long.getLong("search.dataSeed", new SplittableRandom().nextLong());
+  static final String WORKSPACE = "langs";
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "ru", "pl", "zh", "ja", "ko", "th");
+  /** Languages whose words stand between spaces (Korean included: a word with its particle). */
+  static final Set<String> SPACED = Set.of("en", "de", "fr", "es", "ru", "pl", "ko");
+  static final int MEETINGS = 70;
+
+  /** Forms of one word each: a meeting holds some, a query asks for another. */
+  static final Map<String, List<List<String>>> FORMS = Map.of(
+      "en", List.of(List.of("budget", "budgets", "Budget's"), List.of("contract", "contracts"),
+          List.of("review", "reviews", "REVIEWS"), List.of("meeting", "meetings")),
+      "de", List.of(List.of("Lieferant", "Lieferanten", "LIEFERANTEN"), List.of("Vertrag", "Verträge", "Vertrages", "Verträgen"),
+          List.of("Reise", "Reisen"), List.of("Preis", "Preise", "Preisen"), List.of("Angebot", "Angebote", "Angeboten")),
+      "fr", List.of(List.of("contrat", "contrats"), List.of("équipe", "équipes", "l'équipe", "EQUIPE"),
+          List.of("embauche", "embauches"), List.of("fournisseur", "fournisseurs"), List.of("réunion", "réunions")),
+      "es", List.of(List.of("contratación", "contrataciones", "contratacion"), List.of("viaje", "viajes"),
+          List.of("proveedor", "proveedores"), List.of("contrato", "contratos"), List.of("cliente", "clientes")),
+      "ru", List.of(List.of("расход", "Расходы", "расходов", "расходам"), List.of("сотрудник", "сотрудников", "сотрудника",
+          "сотрудникам"), List.of("решение", "решения", "решений"), List.of("бюджет", "бюджета", "бюджету")),
+      "pl", List.of(List.of("budżet", "budżetu", "BUDZET"), List.of("umowa", "umowy", "umów")),
+      "zh", List.of(List.of("预算", "预算安排"), List.of("会议", "会议记录", "进度会议")),
+      "ja", List.of(List.of("予算", "予算案"), List.of("会議", "会議室", "打ち合わせ"), List.of("議事録")),
+      "ko", List.of(List.of("예산", "예산을", "예산은", "예산이"), List.of("회의록", "회의록을", "회의록은"), List.of("회의", "회의에서", "회의는")),
+      "th", List.of(List.of("งบประมาณ", "ประชุมงบประมาณ"), List.of("ประชุม", "การประชุม")));
+  /** Words that share a start or characters with a meeting's words but are other words. */
+  static final List<String> NEAR_MISSES = List.of("Lieferung", "Preisliste", "fourniture", "viajero", "расходник", "예산안",
+      "งบ", "预目", "算新", "budgeting", "budowa");
+  /** Each language's function words (the CJK and Thai readings have none). */
+  static final Map<String, List<String>> FUNCTION_WORDS = Map.of("en", List.of("the", "and", "to", "of", "in"),
+      "de", List.of("der", "die", "und", "im", "mit"), "fr", List.of("le", "la", "les", "des", "et"),
+      "es", List.of("el", "los", "de", "y", "para"), "ru", List.of("и", "в", "на", "с"), "pl", List.of("i", "w", "na", "z"));
+
+  /** A meeting as generated: its language, the one its import line declares (null: detected), its texts. */
+  record Meeting(String id, String language, String declared, String title, String minutes, List<String> segments) {
+    String transcript() {
+      return String.join(" ", segments); // as the index joins them
+    }
+
+    List<String> fields() {
+      return List.of(title, minutes, transcript());
+    }
+  }
+
+  static final List<Meeting> DATA = new ArrayList<>();
+  /** Each meeting's language as the server shows it (its declared one, or what detection found). */
+  static final Map<String, String> SHOWN = new HashMap<>();
+  static final Map<String, List<String>> POOLS = new HashMap<>();
+
+  @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson", Map.of(), out -> {
+    for (String language : LANGUAGES) POOLS.put(language, pool(language));
+    Property.Case c = new Property.Case(new Random(DATA_SEED), 10, DATA_SEED);
+    // One meeting per language holds its fixture sentences whole, so that each language's words are there.
+    for (String language : LANGUAGES) {
+      DATA.add(new Meeting(SearchData.id("fixed " + language), language, language, c.pick(POOLS.get(language)), "",
+          LanguageDetectionTest.sentences(language)));
+    }
+    for (int i = 0; i < MEETINGS; i++) DATA.add(meeting(c, i));
+    ObjectNode w = MAPPER.createObjectNode().put("kind", "workspace").put("slug", WORKSPACE).put("name", WORKSPACE);
+    w.putArray("domains").add(WORKSPACE + ".com");
+    out.write(w + "\n");
+    for (Meeting m : DATA) out.write(line(m) + "\n");
+  });
+
+  /** The words of a language's fixture sentences: between spaces, CJK runs between punctuation, Thai words. */
+  static List<String> pool(String language) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String s : LanguageDetectionTest.sentences(language)) {
+      if (SPACED.contains(language)) {
+        for (String w : s.split("\\s+")) if (!w.replaceAll("[.,]", "").isEmpty()) out.add(w.replaceAll("[.,]$", ""));
+      } else if (language.equals("th")) {
+        BreakIterator words = BreakIterator.getWordInstance(Locale.forLanguageTag("th"));
+        words.setText(s);
+        for (int from = words.first(), to = words.next(); to != BreakIterator.DONE; from = to, to = words.next()) {
+          if (!s.substring(from, to).isBlank()) out.add(s.substring(from, to));
+        }
+      } else {
+        for (String run : s.split("[，。、；：]")) if (!run.isEmpty()) out.add(run);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  static Meeting meeting(Property.Case c, int i) {
+    String language = c.pick(LANGUAGES);
+    String declared = language.equals("en") ? c.pick(java.util.Arrays.asList("en", "und", null))
+        : c.chance(0.8) ? language : null;
+    List<String> segments = new ArrayList<>();
+    for (int s = c.nextInt(6); s > 0; s--) segments.add(text(c, language, c.between(1, 15)));
+    return new Meeting(SearchData.id("generated " + i), language, declared, text(c, language, c.between(1, 5)),
+        c.chance(0.25) ? "" : text(c, language, c.between(1, 40)), segments);
+  }
+
+  /** {@code n} words of a language, written as it is written: between spaces, or run together (CJK, Thai). */
+  static String text(Property.Case c, String language, int n) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      if (i > 0) {
+        out.append(SPACED.contains(language) ? c.pick(List.of(" ", " ", " ", " ", ", ", ". ", "\n", "? "))
+            : language.equals("th") ? c.pick(List.of("", "", " ")) : c.pick(List.of("", "", "", "，", "。", "、", " ")));
+      }
+      out.append(word(c, language));
+    }
+    return out.toString();
+  }
+
+  /** A word of the language: of its sentences, another form of one, a function word, a near-miss, or another language's. */
+  static String word(Property.Case c, String language) {
+    double p = c.random().nextDouble();
+    if (p < 0.2) return c.pick(c.pick(FORMS.get(language)));
+    if (p < 0.27 && FUNCTION_WORDS.containsKey(language)) return c.pick(FUNCTION_WORDS.get(language));
+    if (p < 0.3) return c.pick(NEAR_MISSES);
+    if (p < 0.35) return word(c, c.pick(LANGUAGES));
+    String w = c.pick(POOLS.get(language));
+    if (SPACED.contains(language)) return w;
+    int from = c.nextInt(w.length()), to = Math.min(w.length(), from + c.between(1, 4)); // a piece of the run
+    return w.substring(from, to);
+  }
+
+  static String line(Meeting m) {
+    ObjectNode n = MAPPER.createObjectNode().put("kind", "meeting").put("workspace", WORKSPACE).put("id", m.id)
+        .put("title", m.title).put("platform", "zoom").put("source", "calendar").put("status", "ready")
+        .put("created_at", "2026-03-01T08:00:00Z").put("starts_at", "2026-03-02T08:00:00Z");
+    if (m.declared != null) n.put("language", m.declared);
+    if (!m.minutes.isEmpty()) {
+      n.putArray("protocols").addObject().put("id", SearchData.id(m.id + "/minutes")).put("content_md", m.minutes)
+          .put("generated_at", "2026-03-02T09:00:00Z").putArray("action_items");
+    }
+    ArrayNode segments = n.putArray("transcript");
+    for (int i = 0; i < m.segments.size(); i++) {
+      segments.addObject().put("speaker_name", "S").put("start_ms", 1000L * i).put("text", m.segments.get(i));
+    }
+    return n.toString();
+  }
+
+  @BeforeAll
+  static void keyAndLanguages() throws Exception {
+    api.createKey(WORKSPACE, WORKSPACE, null);
+    ApiServer.Response list = api.get("/api/v1/meetings?limit=200", WORKSPACE);
+    assertEquals(200, list.status(), list.body());
+    for (JsonNode row : list.json().get("data")) SHOWN.put(row.get("id").asText(), row.get("language").asText());
+    assertEquals(DATA.size(), SHOWN.size(), "every generated meeting is listed");
+    for (Meeting m : DATA) {
+      if (m.declared != null) assertEquals(m.declared, SHOWN.get(m.id), "the declared language is the meeting's: " + m);
+    }
+  }
+
+  /** A request: q, its match mode, and the language it filters by (null: none). */
+  record Asked(PlainScan.Query q, String match, String language) {
+    String text() {
+      return "q=" + q.text() + " match=" + match + (language == null ? "" : " language=" + language) + " (data seed "
+          + DATA_SEED + ", -Dsearch.dataSeed)";
+    }
+  }
+
+  /** What the oracle finds in one meeting: the clauses its reading reads from q, and which it holds where. */
+  record Found(Meeting meeting, String language, List<List<String>> clauses, boolean all, boolean any, int words) {}
+
+  static Found scan(Meeting m, PlainScan.Query q) {
+    String language = SHOWN.get(m.id);
+    Reading reading = Reading.of(language);
+    List<List<String>> clauses = q.clauses(reading);
+    Set<Integer> anywhere = new HashSet<>();
+    boolean all = false;
+    for (String field : m.fields()) {
+      Set<Integer> held = new HashSet<>();
+      for (QueryMatches.Span s : PlainScan.matches(PlainScan.words(field, reading), clauses)) held.add(s.clause());
+      all |= !clauses.isEmpty() && held.size() == clauses.size();
+      anywhere.addAll(held);
+    }
+    // match=most counts the clauses that are not all the reading's function words, or all when none is.
+    List<Integer> counted = new ArrayList<>();
+    for (int i = 0; i < clauses.size(); i++) if (!WordWeights.isFunctionWords(clauses.get(i), reading)) counted.add(i);
+    if (counted.isEmpty()) for (int i = 0; i < clauses.size(); i++) counted.add(i);
+    int words = (int) counted.stream().filter(anywhere::contains).count();
+    return new Found(m, language, clauses, all, !anywhere.isEmpty(), words);
+  }
+
+  private static final Pattern MARK = Pattern.compile("<mark>(.*?)</mark>", Pattern.DOTALL);
+
+  /**
+   * Asks the server and compares with the oracle; returns the meetings the oracle expects.
+   * {@code met}: what the case met, for the property's coverage.
+   */
+  static Set<String> check(Asked a, Map<String, Integer> met) {
+    String q = a.q.text();
+    ApiServer.Response answer = api.get("/api/v1/search?limit=100&facets=language&facet_limit=100&match=" + a.match
+        + (a.language == null ? "" : "&language=" + a.language) + "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8),
+        WORKSPACE);
+    String what = a.text();
+    if (q.strip().codePointCount(0, q.strip().length()) < 2) {
+      assertEquals(400, answer.status(), what);
+      assertEquals("q", answer.json().get("error").get("field").asText(), what);
+      met.merge("refused", 1, Integer::sum);
+      return Set.of();
+    }
+    assertEquals(200, answer.status(), what + ": " + answer.body());
+    Map<String, Found> expected = new LinkedHashMap<>();
+    Set<String> byDefault = new HashSet<>(); // what the English reading alone would find: the readings must matter
+    for (Meeting m : DATA) {
+      if (a.language != null && !a.language.equals(SHOWN.get(m.id))) continue;
+      Found f = scan(m, a.q);
+      if (a.match.equals("all") ? f.all : f.any) expected.put(m.id, f);
+      List<List<String>> english = a.q.clauses(Reading.DEFAULT);
+      boolean englishMatch = false;
+      for (String field : m.fields()) {
+        Set<Integer> held = new HashSet<>();
+        for (QueryMatches.Span s : PlainScan.matches(PlainScan.words(field), english)) held.add(s.clause());
+        englishMatch |= a.match.equals("all") ? !english.isEmpty() && held.size() == english.size() : !held.isEmpty();
+      }
+      if (englishMatch) byDefault.add(m.id);
+    }
+    JsonNode data = answer.json().get("data");
+    List<String> found = ApiServer.column(answer.json(), "meeting_id");
+    assertEquals(found.size(), new HashSet<>(found).size(), what + ": one hit per meeting");
+    assertEquals(expected.keySet(), new HashSet<>(found), what + ": the meetings found");
+    assertEquals(expected.size(), answer.json().get("total").asInt(), what + ": total");
+    Map<String, Integer> perLanguage = new TreeMap<>();
+    for (Found f : expected.values()) perLanguage.merge(f.language, 1, Integer::sum);
+    List<String> facet = new ArrayList<>(), expectedFacet = new ArrayList<>();
+    for (JsonNode v : answer.json().at("/facets/language")) facet.add(v.get("value").asText() + "=" + v.get("count").asInt());
+    perLanguage.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+        .thenComparing(Map.Entry.comparingByKey())).forEach(e -> expectedFacet.add(e.getKey() + "=" + e.getValue()));
+    assertEquals(expectedFacet, facet, what + ": the language facet");
+    int previous = Integer.MAX_VALUE;
+    for (JsonNode hit : data) {
+      Found f = expected.get(hit.get("meeting_id").asText());
+      if (a.match.equals("most")) {
+        assertTrue(f.words <= previous, what + ": more words first, then " + f.words + " words in " + f.meeting);
+        if (f.words < previous && previous != Integer.MAX_VALUE) met.merge("fewer words", 1, Integer::sum);
+        previous = f.words;
+      }
+      marks(what, hit.get("snippet").asText(), f);
+      met.merge("hit " + Reading.of(f.language), 1, Integer::sum);
+    }
+    met.merge(expected.isEmpty() ? "none" : "some", 1, Integer::sum);
+    if (!expected.keySet().equals(byDefault)) met.merge("readings decide", 1, Integer::sum);
+    if (a.language != null) met.merge("filtered", 1, Integer::sum);
+    return expected.keySet();
+  }
+
+  /** Every mark covers whole words of the query as the meeting reads it: never half a word or a CJK pair. */
+  static void marks(String what, String snippet, Found f) {
+    Reading reading = Reading.of(f.language);
+    Set<String> terms = new HashSet<>();
+    f.clauses.forEach(terms::addAll);
+    Matcher m = MARK.matcher(snippet);
+    while (m.find()) {
+      String marked = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
+          .replace("&amp;", "&");
+      List<String> words = PlainScan.words(marked, reading).stream().map(PlainScan.Word::term).toList();
+      assertTrue(!words.isEmpty() && terms.containsAll(words),
+          what + ": the mark \"" + marked + "\" reads as " + words + ", words of the query " + f.clauses + ": " + snippet);
+    }
+  }
+
+  /** A generated query: up to three parts, each a word, another form, a near-miss, a function word, a phrase or a run. */
+  static Asked asked(Property.Case c) {
+    List<String> loose = new ArrayList<>();
+    List<List<String>> phrases = new ArrayList<>();
+    for (int n = c.between(1, 3); n > 0; n--) {
+      Meeting m = c.pick(DATA);
+      double p = c.random().nextDouble();
+      if (p < 0.3) {
+        String w = word(c, m.language);
+        loose.add(c.chance(0.15) ? w.toUpperCase(Locale.ROOT) : w);
+      } else if (p < 0.45) {
+        loose.add(c.pick(c.pick(FORMS.get(c.pick(LANGUAGES)))));
+      } else if (p < 0.52) {
+        loose.add(c.pick(NEAR_MISSES));
+      } else if (p < 0.6) {
+        loose.add(c.pick(c.pick(List.copyOf(FUNCTION_WORDS.values()))));
+      } else if (p < 0.63) {
+        loose.add("zzabsentword");
+      } else {
+        String text = c.pick(m.fields().stream().filter(t -> !t.isBlank()).toList());
+        if (SPACED.contains(m.language)) { // two or three words as written, punctuation and all
+          String[] words = text.split("\\s+");
+          int length = Math.min(words.length, c.between(2, 3)), at = c.nextInt(words.length - length + 1);
+          phrases.add(List.of(words).subList(at, at + length));
+        } else { // a run of characters as typed: loose (a CJK run is a phrase of its pairs) or quoted
+          int at = c.nextInt(text.length()), to = Math.min(text.length(), at + c.between(2, 5));
+          String run = text.substring(at, to).strip();
+          if (run.isEmpty()) continue;
+          if (c.chance(0.5)) loose.add(run);
+          else phrases.add(List.of(run));
+        }
+      }
+    }
+    String language = !c.chance(0.25) ? null
+        : c.chance(0.75) ? c.pick(List.copyOf(new LinkedHashSet<>(SHOWN.values()))) : c.pick(List.of("it", "sv", "zz", "nb"));
+    return new Asked(new PlainScan.Query(loose, phrases), c.chance(0.5) ? "all" : "most", language);
+  }
+
+  @Test
+  void searchAnswersWhatEachMeetingsOwnReadingFinds() {
+    Map<String, Integer> met = new TreeMap<>();
+    Property.forAll("per-language search as a plain scan (data seed " + DATA_SEED + ", -Dsearch.dataSeed)", 400, 10,
+        c -> check(asked(c), met));
+    // About a third of what 400 requests met (2026-12-05, data seeds ...): TODO
+    for (var least : Map.of("hit DEFAULT", 20, "hit GERMAN", 10, "hit RUSSIAN", 10, "hit CJK", 20, "hit THAI", 5,
+        "none", 30, "some", 60, "fewer words", 10, "readings decide", 20, "filtered", 40).entrySet()) {
+      assertTrue(met.getOrDefault(least.getKey(), 0) >= least.getValue(), "the property met " + met);
+    }
+    System.out.println("LanguageOracleTest met " + met);
+  }
+}
