@@ -294,19 +294,23 @@ class LanguageOracleTest {
     return expected.keySet();
   }
 
-  /** Every mark covers whole words of the query as the meeting reads it: never half a word or a CJK pair. */
+  /**
+   * A hit's snippet marks what it matched, and every mark covers whole words of the query as the
+   * meeting reads it: never half a word or a CJK pair.
+   */
   static void marks(String what, String snippet, Found f) {
     Reading reading = Reading.of(f.language);
     Set<String> terms = new HashSet<>();
     f.clauses.forEach(terms::addAll);
     Matcher m = MARK.matcher(snippet);
-    while (m.find()) {
+    assertTrue(m.find(), what + ": a mark in the snippet of " + f.meeting + ": " + snippet);
+    do {
       String marked = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
           .replace("&amp;", "&");
       List<String> words = PlainScan.words(marked, reading).stream().map(PlainScan.Word::term).toList();
       assertTrue(!words.isEmpty() && terms.containsAll(words),
           what + ": the mark \"" + marked + "\" reads as " + words + ", words of the query " + f.clauses + ": " + snippet);
-    }
+    } while (m.find());
   }
 
   /** A generated query: up to three parts, each a word, another form, a near-miss, a function word, a phrase or a run. */
@@ -345,6 +349,58 @@ class LanguageOracleTest {
     String language = !c.chance(0.25) ? null
         : c.chance(0.75) ? c.pick(List.copyOf(new LinkedHashSet<>(SHOWN.values()))) : c.pick(List.of("it", "sv", "zz", "nb"));
     return new Asked(new PlainScan.Query(loose, phrases), c.chance(0.5) ? "all" : "most", language);
+  }
+
+  static PlainScan.Query words(String... words) {
+    return new PlainScan.Query(List.of(words), List.of());
+  }
+
+  /**
+   * The edges, each also checked against the oracle: q without any word (200, nothing, total 0,
+   * empty facet) or of one character (400 naming q); a language filter no meeting has, with and
+   * without rules of its own; function words alone; and for each language a word of its
+   * sentences that only its meetings hold, which a filter on another language finds nowhere.
+   */
+  @Test
+  void emptyBoundaryAndInvertedCases() throws IOException {
+    Map<String, Integer> met = new TreeMap<>();
+    for (String match : List.of("all", "most")) {
+      for (String nothing : List.of("?!", "… —", "\"\"", "。、")) {
+        assertEquals(Set.of(), check(new Asked(words(nothing), match, null), met), nothing);
+        JsonNode answer = api.get("/api/v1/search?facets=language&match=" + match + "&q="
+            + URLEncoder.encode(nothing, StandardCharsets.UTF_8), WORKSPACE).json();
+        assertEquals(0, answer.get("total").asInt(), nothing);
+        assertEquals(0, answer.at("/facets/language").size(), nothing);
+      }
+      check(new Asked(words("!"), match, null), met);
+      for (String language : List.of("it", "sv", "zz")) {
+        assertEquals(Set.of(), check(new Asked(words("Lieferanten", "budget", "预算"), "most", language), met), language);
+      }
+      for (String language : FUNCTION_WORDS.keySet()) {
+        PlainScan.Query only = words(FUNCTION_WORDS.get(language).toArray(String[]::new));
+        Set<String> found = check(new Asked(only, match, null), met);
+        if (match.equals("most")) assertTrue(found.contains(SearchData.id("fixed " + language)), language + ": " + only.text());
+        check(new Asked(only, match, language), met);
+      }
+    }
+    assertEquals(2, met.get("refused"));
+    for (String language : LANGUAGES) {
+      String other = language.equals("ru") ? "de" : "ru";
+      String own = null;
+      for (String w : POOLS.get(language)) {
+        Set<String> holding = new HashSet<>();
+        for (Meeting m : DATA) if (scan(m, words(w)).all) holding.add(SHOWN.get(m.id));
+        if (holding.equals(Set.of(language))) {
+          own = w;
+          break;
+        }
+      }
+      assertTrue(own != null, language + ": a word only its meetings hold");
+      Set<String> everywhere = check(new Asked(words(own), "all", null), met);
+      assertTrue(everywhere.contains(SearchData.id("fixed " + language)), language + " " + own);
+      assertEquals(everywhere, check(new Asked(words(own), "most", language), met), language + " " + own);
+      assertEquals(Set.of(), check(new Asked(words(own), "all", other), met), language + " " + own + " in " + other);
+    }
   }
 
   @Test
