@@ -58,25 +58,27 @@ public final class PlainScan {
 
     /**
      * The clauses as a meeting of {@code reading}'s languages reads q (its tokenizer and word
-     * rules): each loose word's words one by one, except that the pairs of one run of CJK
-     * characters typed together are one clause, in order; each phrase's words all together.
+     * rules): the loose words' words one by one, except that the pairs of one run of CJK
+     * characters typed together are one clause, in order; each phrase's words all together. The
+     * loose words are read as typed, together: the JDK's Thai word breaker splits a string that is
+     * no dictionary word otherwise at the end of a text than before a space.
      */
     public List<List<String>> clauses(Reading reading) {
       if (reading == Reading.DEFAULT) return clauses();
       Set<List<String>> out = new LinkedHashSet<>();
-      for (String w : words) {
-        List<String> run = new ArrayList<>();
-        int runEnd = -1;
-        for (Word t : PlainScan.words(w, reading)) {
-          if (!(t.pair() && t.start() < runEnd) && !run.isEmpty()) {
-            out.add(List.copyOf(run));
-            run.clear();
-          }
-          run.add(t.term());
-          runEnd = t.pair() ? t.end() : -1;
+      String typed = text().strip();
+      int quote = typed.indexOf('"');
+      List<String> run = new ArrayList<>();
+      int runEnd = -1;
+      for (Word t : PlainScan.words(quote < 0 ? typed : typed.substring(0, quote), reading)) {
+        if (!(t.pair() && t.start() < runEnd) && !run.isEmpty()) {
+          out.add(List.copyOf(run));
+          run.clear();
         }
-        if (!run.isEmpty()) out.add(List.copyOf(run));
+        run.add(t.term());
+        runEnd = t.pair() ? t.end() : -1;
       }
+      if (!run.isEmpty()) out.add(List.copyOf(run));
       for (List<String> p : phrases) {
         List<String> terms = PlainScan.words(String.join(" ", p), reading).stream().map(Word::term).toList();
         if (!terms.isEmpty()) out.add(terms);
