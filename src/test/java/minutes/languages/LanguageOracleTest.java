@@ -281,7 +281,7 @@ class LanguageOracleTest {
       }
     }
     String language = !c.chance(0.25) ? null
-        : c.chance(0.75) ? c.pick(List.copyOf(new LinkedHashSet<>(SHOWN.values()))) : c.pick(List.of("it", "sv", "zz", "nb"));
+        : c.chance(0.75) ? c.pick(List.copyOf(new LinkedHashSet<>(SHOWN.values()))) : c.pick(List.of("pt", "da", "zz", "nb"));
     return new Asked(new PlainScan.Query(loose, phrases), c.chance(0.5) ? "all" : "most", language);
   }
 
@@ -296,7 +296,7 @@ class LanguageOracleTest {
    * sentences that only its meetings hold, which a filter on another language finds nowhere.
    */
   @Test
-  void emptyBoundaryAndInvertedCases() {
+  void emptyBoundaryAndInvertedCases() throws java.io.IOException {
     Map<String, Integer> met = new TreeMap<>();
     for (String match : List.of("all", "most")) {
       for (String nothing : List.of("?!", "… —", "\"\"", "。、")) {
@@ -314,7 +314,7 @@ class LanguageOracleTest {
           check(new Asked(words(odd), match, language), met);
         }
       }
-      for (String language : List.of("it", "sv", "zz")) {
+      for (String language : List.of("pt", "da", "zz")) {
         assertEquals(Set.of(), check(new Asked(words("Lieferanten", "budget", "预算"), "most", language), met), language);
       }
       for (String language : FUNCTION_WORDS.keySet()) {
@@ -325,6 +325,16 @@ class LanguageOracleTest {
       }
     }
     assertEquals(2, met.get("refused"));
+    // The longest q the contract takes (64 words; a CJK run of 64 characters), read once per reading present.
+    for (int n : new int[] {24, 64}) {
+      List<String> words = POOLS.entrySet().stream().filter(e -> SPACED.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
+          .flatMap(e -> e.getValue().stream()).distinct().limit(n).toList();
+      String run = String.join("", LanguageDetectionTest.sentences("ja")).replaceAll("[、。]", "").substring(0, n);
+      for (String match : List.of("all", "most")) {
+        check(new Asked(new PlainScan.Query(words, List.of()), match, null), met);
+        check(new Asked(words(run), match, null), met);
+      }
+    }
     for (String language : LANGUAGES) {
       String other = language.equals("ru") ? "de" : "ru";
       String own = null;
@@ -361,7 +371,8 @@ class LanguageOracleTest {
     // match=most pages with fewer words after more; 70 where the readings find otherwise than English rules would;
     // 87 filtered; 93 transcript searches with segments.
     for (var least : Map.ofEntries(Map.entry("hit DEFAULT", 40), Map.entry("hit GERMAN", 10), Map.entry("hit RUSSIAN", 10),
-        Map.entry("hit CJK", 60), Map.entry("hit THAI", 15), Map.entry("none", 40), Map.entry("some", 45),
+        Map.entry("hit CJK", 60), Map.entry("hit THAI", 15), Map.entry("hit DUTCH", 5), Map.entry("hit ITALIAN", 5),
+        Map.entry("hit SWEDISH", 5), Map.entry("none", 40), Map.entry("some", 45),
         Map.entry("fewer words", 12), Map.entry("readings decide", 15), Map.entry("filtered", 20),
         Map.entry("segments some", 20)).entrySet()) {
       assertTrue(met.getOrDefault(least.getKey(), 0) >= least.getValue(), "the property met " + met);

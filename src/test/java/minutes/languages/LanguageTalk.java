@@ -25,33 +25,45 @@ final class LanguageTalk {
   private LanguageTalk() {}
 
   static final ObjectMapper MAPPER = new ObjectMapper();
-  static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "ru", "pl", "zh", "ja", "ko", "th");
+  static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "it", "nl", "sv", "ru", "pl", "zh", "ja",
+      "ko", "th");
   /** Languages whose words stand between spaces (Korean included: a word with its particle). */
-  static final Set<String> SPACED = Set.of("en", "de", "fr", "es", "ru", "pl", "ko");
-  static final int MEETINGS = 70;
+  static final Set<String> SPACED = Set.of("en", "de", "fr", "es", "it", "nl", "sv", "ru", "pl", "ko");
+  static final int MEETINGS = 90;
 
   /** Forms of one word each: a meeting holds some, a query asks for another. */
-  static final Map<String, List<List<String>>> FORMS = Map.of(
-      "en", List.of(List.of("budget", "budgets", "Budget's"), List.of("contract", "contracts"),
-          List.of("review", "reviews", "REVIEWS"), List.of("meeting", "meetings")),
-      "de", List.of(List.of("Lieferant", "Lieferanten", "LIEFERANTEN"), List.of("Vertrag", "Verträge", "Vertrages", "Verträgen"),
-          List.of("Reise", "Reisen"), List.of("Preis", "Preise", "Preisen"), List.of("Angebot", "Angebote", "Angeboten")),
-      "fr", List.of(List.of("contrat", "contrats"), List.of("équipe", "équipes", "l'équipe", "EQUIPE"),
-          List.of("embauche", "embauches"), List.of("fournisseur", "fournisseurs"), List.of("réunion", "réunions")),
-      "es", List.of(List.of("contratación", "contrataciones", "contratacion"), List.of("viaje", "viajes"),
-          List.of("proveedor", "proveedores"), List.of("contrato", "contratos"), List.of("cliente", "clientes")),
-      "ru", List.of(List.of("расход", "Расходы", "расходов", "расходам"), List.of("сотрудник", "сотрудников", "сотрудника",
-          "сотрудникам"), List.of("решение", "решения", "решений"), List.of("бюджет", "бюджета", "бюджету")),
-      "pl", List.of(List.of("budżet", "budżetu", "BUDZET"), List.of("umowa", "umowy", "umów")),
-      "zh", List.of(List.of("预算", "预算安排"), List.of("会议", "会议记录", "进度会议")),
-      "ja", List.of(List.of("予算", "予算案"), List.of("会議", "会議室", "打ち合わせ"), List.of("議事録")),
-      "ko", List.of(List.of("예산", "예산을", "예산은", "예산이"), List.of("회의록", "회의록을", "회의록은"), List.of("회의", "회의에서", "회의는")),
-      "th", List.of(List.of("งบประมาณ", "ประชุมงบประมาณ"), List.of("ประชุม", "การประชุม")));
+  static final Map<String, List<List<String>>> FORMS = Map.ofEntries(
+      Map.entry("en", List.of(List.of("budget", "budgets", "Budget's"), List.of("contract", "contracts"),
+          List.of("review", "reviews", "REVIEWS"), List.of("meeting", "meetings"))),
+      Map.entry("de", List.of(List.of("Lieferant", "Lieferanten", "LIEFERANTEN"),
+          List.of("Vertrag", "Verträge", "Vertrages", "Verträgen"), List.of("Reise", "Reisen"), List.of("Preis", "Preise", "Preisen"),
+          List.of("Angebot", "Angebote", "Angeboten"))),
+      Map.entry("fr", List.of(List.of("contrat", "contrats"), List.of("équipe", "équipes", "l'équipe", "EQUIPE"),
+          List.of("embauche", "embauches"), List.of("fournisseur", "fournisseurs"), List.of("réunion", "réunions"))),
+      Map.entry("es", List.of(List.of("contratación", "contrataciones", "contratacion"), List.of("viaje", "viajes"),
+          List.of("proveedor", "proveedores"), List.of("contrato", "contratos"), List.of("cliente", "clientes"))),
+      Map.entry("it", List.of(List.of("fornitore", "fornitori"), List.of("contratto", "contratti"),
+          List.of("riunione", "riunioni", "dell'anno"), List.of("cliente", "clienti"))),
+      Map.entry("nl", List.of(List.of("leverancier", "leveranciers"), List.of("contract", "contracten"),
+          List.of("reis", "reizen"), List.of("prijs", "prijzen"))),
+      Map.entry("sv", List.of(List.of("leverantör", "leverantörer", "leverantörerna"), List.of("avtal", "avtalen"),
+          List.of("möte", "möten"), List.of("kund", "kunder", "kunderna"))),
+      Map.entry("ru", List.of(List.of("расход", "Расходы", "расходов", "расходам"),
+          List.of("сотрудник", "сотрудников", "сотрудника", "сотрудникам"), List.of("решение", "решения", "решений"),
+          List.of("бюджет", "бюджета", "бюджету"))),
+      Map.entry("pl", List.of(List.of("budżet", "budżetu", "BUDZET"), List.of("umowa", "umowy", "umów"))),
+      Map.entry("zh", List.of(List.of("预算", "预算安排"), List.of("会议", "会议记录", "进度会议"))),
+      Map.entry("ja", List.of(List.of("予算", "予算案"), List.of("会議", "会議室", "打ち合わせ"), List.of("議事録"))),
+      Map.entry("ko", List.of(List.of("예산", "예산을", "예산은", "예산이"), List.of("회의록", "회의록을", "회의록은"),
+          List.of("회의", "회의에서", "회의는"))),
+      Map.entry("th", List.of(List.of("งบประมาณ", "ประชุมงบประมาณ"), List.of("ประชุม", "การประชุม"))));
   /** Words that share a start or characters with a meeting's words but are other words. */
   static final List<String> NEAR_MISSES = List.of("Lieferung", "Preisliste", "fourniture", "viajero", "расходник", "예산안",
       "งบ", "预目", "算新", "budgeting", "budowa");
   /** Each language's function words (the CJK and Thai readings have none). */
   static final Map<String, List<String>> FUNCTION_WORDS = Map.of("en", List.of("the", "and", "to", "of", "in"),
+      "it", List.of("il", "di", "e", "la", "per"), "nl", List.of("de", "het", "en", "van", "met"),
+      "sv", List.of("och", "i", "att", "för", "med"),
       "de", List.of("der", "die", "und", "im", "mit"), "fr", List.of("le", "la", "les", "des", "et"),
       "es", List.of("el", "los", "de", "y", "para"), "ru", List.of("и", "в", "на", "с"), "pl", List.of("i", "w", "na", "z"));
 
