@@ -325,13 +325,14 @@ class LanguageOracleTest {
       }
     }
     assertEquals(2, met.get("refused"));
-    // The longest q the contract takes (64 words; a CJK run of 64 characters), read once per reading present.
+    // The longest q the contract takes (64 words, loose or a phrase; a CJK run of 64 characters), read once per reading present.
     for (int n : new int[] {24, 64}) {
       List<String> words = POOLS.entrySet().stream().filter(e -> SPACED.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
           .flatMap(e -> e.getValue().stream()).distinct().limit(n).toList();
       String run = String.join("", LanguageDetectionTest.sentences("ja")).replaceAll("[、。]", "").substring(0, n);
       for (String match : List.of("all", "most")) {
         check(new Asked(new PlainScan.Query(words, List.of()), match, null), met);
+        check(new Asked(new PlainScan.Query(List.of(), List.of(words)), match, null), met);
         check(new Asked(words(run), match, null), met);
       }
     }
