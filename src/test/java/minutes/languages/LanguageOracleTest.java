@@ -229,14 +229,16 @@ class LanguageOracleTest {
   }
 
   /**
-   * A hit's snippet marks what it matched, and every mark covers whole words of the query as the
-   * meeting reads it: never half a word or a CJK pair.
+   * A hit's snippet marks what it matched, and every marked stretch covers whole words of the
+   * query as the meeting reads it: never half a word or a CJK pair.
    */
   static void marks(String what, String snippet, Found f) {
     Reading reading = Reading.of(f.language);
     Set<String> terms = new HashSet<>();
     f.clauses.forEach(terms::addAll);
-    Matcher m = MARK.matcher(snippet);
+    // Overlapping matches (議事録 and 事録は in 議事録は) are marked as adjacent marks, the second from where the
+    // first ends, as English overlapping phrases always were: together one marked stretch.
+    Matcher m = MARK.matcher(snippet.replace("</mark><mark>", ""));
     assertTrue(m.find(), what + ": a mark in the snippet of " + f.meeting + ": " + snippet);
     do {
       String marked = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
