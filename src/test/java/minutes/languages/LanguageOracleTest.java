@@ -1,11 +1,9 @@
 package minutes.languages;
 
-import static minutes.languages.LanguageTalk.FORMS;
 import static minutes.languages.LanguageTalk.FUNCTION_WORDS;
 import static minutes.languages.LanguageTalk.LANGUAGES;
 import static minutes.languages.LanguageTalk.MAPPER;
 import static minutes.languages.LanguageTalk.MEETINGS;
-import static minutes.languages.LanguageTalk.NEAR_MISSES;
 import static minutes.languages.LanguageTalk.POOLS;
 import static minutes.languages.LanguageTalk.SPACED;
 import static minutes.languages.LanguageTalk.line;
@@ -26,14 +24,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.Property;
 import minutes.languages.LanguageTalk.Meeting;
@@ -129,8 +124,6 @@ class LanguageOracleTest {
     int words = (int) counted.stream().filter(anywhere::contains).count();
     return new Found(m, language, clauses, all, !anywhere.isEmpty(), words);
   }
-
-  private static final Pattern MARK = Pattern.compile("<mark>(.*?)</mark>", Pattern.DOTALL);
 
   /**
    * Asks the server and compares with the oracle; returns the meetings the oracle expects.
@@ -229,62 +222,61 @@ class LanguageOracleTest {
   }
 
   /**
-   * A hit's snippet marks what it matched, and every marked stretch covers whole words of the
-   * query as the meeting reads it: never half a word or a CJK pair.
+   * A snippet marks what it matched, and every mark ends where a word of the query ends, as the
+   * meeting reads the snippet's text, and starts where one starts or where the mark before it
+   * ended (overlapping matches, 議事録 and 事録は in 議事録は, are marked from where the first ends,
+   * as English overlapping phrases always were): never half a word or a CJK pair.
    */
   static void marks(String what, String snippet, Found f) {
-    Reading reading = Reading.of(f.language);
-    Set<String> terms = new HashSet<>();
-    f.clauses.forEach(terms::addAll);
-    // Overlapping matches (議事録 and 事録は in 議事録は) are marked as adjacent marks, the second from where the
-    // first ends, as English overlapping phrases always were: together one marked stretch.
-    Matcher m = MARK.matcher(snippet.replace("</mark><mark>", ""));
-    assertTrue(m.find(), what + ": a mark in the snippet of " + f.meeting + ": " + snippet);
-    do {
-      String marked = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
-          .replace("&amp;", "&");
-      List<String> words = PlainScan.words(marked, reading).stream().map(PlainScan.Word::term).toList();
-      assertTrue(!words.isEmpty() && terms.containsAll(words),
-          what + ": the mark \"" + marked + "\" reads as " + words + ", words of the query " + f.clauses + ": " + snippet);
-    } while (m.find());
-  }
-
-  /** A generated query: up to three parts, each a word, another form, a near-miss, a function word, a phrase or a run. */
-  static Asked asked(Property.Case c) {
-    List<String> loose = new ArrayList<>();
-    List<List<String>> phrases = new ArrayList<>();
-    for (int n = c.between(1, 3); n > 0; n--) {
-      Meeting m = c.pick(DATA);
-      double p = c.random().nextDouble();
-      if (p < 0.3) {
-        String w = word(c, m.language());
-        loose.add(c.chance(0.15) ? w.toUpperCase(Locale.ROOT) : w);
-      } else if (p < 0.45) {
-        loose.add(c.pick(c.pick(FORMS.get(c.pick(LANGUAGES)))));
-      } else if (p < 0.52) {
-        loose.add(c.pick(NEAR_MISSES));
-      } else if (p < 0.6) {
-        loose.add(c.pick(c.pick(List.copyOf(FUNCTION_WORDS.values()))));
-      } else if (p < 0.63) {
-        loose.add("zzabsentword");
+    // The snippet without marks, its entities read, and where each mark starts and ends in it.
+    StringBuilder plain = new StringBuilder();
+    List<int[]> marks = new ArrayList<>();
+    for (int i = 0; i < snippet.length(); i++) {
+      if (snippet.startsWith("<mark>", i)) {
+        marks.add(new int[] {plain.length(), -1});
+        i += 5;
+      } else if (snippet.startsWith("</mark>", i)) {
+        marks.getLast()[1] = plain.length();
+        i += 6;
+      } else if (snippet.charAt(i) == '&') {
+        int end = snippet.indexOf(';', i);
+        plain.append(switch (snippet.substring(i, end + 1)) {
+          case "&lt;" -> '<';
+          case "&gt;" -> '>';
+          case "&quot;" -> '"';
+          case "&#39;" -> '\'';
+          default -> '&';
+        });
+        i = end;
       } else {
-        String text = c.pick(m.fields().stream().filter(t -> !t.isBlank()).toList());
-        if (SPACED.contains(m.language())) { // two or three words as written, punctuation and all
-          String[] words = text.split("\\s+");
-          int length = Math.min(words.length, c.between(2, 3)), at = c.nextInt(words.length - length + 1);
-          phrases.add(List.of(words).subList(at, at + length));
-        } else { // a run of characters as typed: loose (a CJK run is a phrase of its pairs) or quoted
-          int at = c.nextInt(text.length()), to = Math.min(text.length(), at + c.between(2, 5));
-          String run = text.substring(at, to).strip();
-          if (run.isEmpty()) continue;
-          if (c.chance(0.5)) loose.add(run);
-          else phrases.add(List.of(run));
-        }
+        plain.append(snippet.charAt(i));
       }
     }
+    assertTrue(!marks.isEmpty(), what + ": a mark in the snippet of " + f.meeting + ": " + snippet);
+    Set<String> terms = new HashSet<>();
+    f.clauses.forEach(terms::addAll);
+    Set<Integer> starts = new HashSet<>(), ends = new HashSet<>();
+    for (PlainScan.Word w : PlainScan.words(plain.toString(), Reading.of(f.language))) {
+      if (terms.contains(w.term())) {
+        starts.add(w.start());
+        ends.add(w.end());
+      }
+    }
+    int previousEnd = -1;
+    for (int[] mark : marks) {
+      String marked = plain.substring(mark[0], mark[1]);
+      assertTrue((starts.contains(mark[0]) || mark[0] == previousEnd) && ends.contains(mark[1]),
+          what + ": the mark \"" + marked + "\" covers whole words of the query " + f.clauses + ": " + snippet);
+      previousEnd = mark[1];
+    }
+  }
+
+  /** A generated request: a query of {@link LanguageTalk#query}, a match mode, a language filter now and then. */
+  static Asked asked(Property.Case c) {
+    PlainScan.Query q = LanguageTalk.query(c, DATA);
     String language = !c.chance(0.25) ? null
         : c.chance(0.75) ? c.pick(List.copyOf(new LinkedHashSet<>(SHOWN.values()))) : c.pick(List.of("pt", "da", "zz", "nb"));
-    return new Asked(new PlainScan.Query(loose, phrases), c.chance(0.5) ? "all" : "most", language);
+    return new Asked(q, c.chance(0.5) ? "all" : "most", language);
   }
 
   static PlainScan.Query words(String... words) {

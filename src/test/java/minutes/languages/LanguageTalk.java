@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import minutes.Property;
 import minutes.search.SearchData;
+import minutes.search.text.PlainScan;
 
 /**
  * Generated meetings in many languages for {@link LanguageOracleTest}: words of the fixture's
@@ -151,5 +152,41 @@ final class LanguageTalk {
       segments.addObject().put("speaker_name", "S").put("start_ms", 1000L * i).put("text", m.segments.get(i));
     }
     return n.toString();
+  }
+
+  /** A generated query: up to three parts, each a word, another form, a near-miss, a function word, a phrase or a run. */
+  static PlainScan.Query query(Property.Case c, List<Meeting> data) {
+    List<String> loose = new ArrayList<>();
+    List<List<String>> phrases = new ArrayList<>();
+    for (int n = c.between(1, 3); n > 0; n--) {
+      Meeting m = c.pick(data);
+      double p = c.random().nextDouble();
+      if (p < 0.3) {
+        String w = word(c, m.language());
+        loose.add(c.chance(0.15) ? w.toUpperCase(Locale.ROOT) : w);
+      } else if (p < 0.45) {
+        loose.add(c.pick(c.pick(FORMS.get(c.pick(LANGUAGES)))));
+      } else if (p < 0.52) {
+        loose.add(c.pick(NEAR_MISSES));
+      } else if (p < 0.6) {
+        loose.add(c.pick(c.pick(List.copyOf(FUNCTION_WORDS.values()))));
+      } else if (p < 0.63) {
+        loose.add("zzabsentword");
+      } else {
+        String text = c.pick(m.fields().stream().filter(t -> !t.isBlank()).toList());
+        if (SPACED.contains(m.language())) { // two or three words as written, punctuation and all
+          String[] words = text.split("\\s+");
+          int length = Math.min(words.length, c.between(2, 3)), at = c.nextInt(words.length - length + 1);
+          phrases.add(List.of(words).subList(at, at + length));
+        } else { // a run of characters as typed: loose (a CJK run is a phrase of its pairs) or quoted
+          int at = c.nextInt(text.length()), to = Math.min(text.length(), at + c.between(2, 5));
+          String run = text.substring(at, to).strip();
+          if (run.isEmpty()) continue;
+          if (c.chance(0.5)) loose.add(run);
+          else phrases.add(List.of(run));
+        }
+      }
+    }
+    return new PlainScan.Query(loose, phrases);
   }
 }
