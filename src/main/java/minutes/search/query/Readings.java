@@ -17,6 +17,7 @@ import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.util.BytesRef;
@@ -30,6 +31,13 @@ import org.apache.lucene.util.BytesRef;
  * Immutable.
  */
 record Readings(List<Read> all) {
+  static {
+    // SearchQuery.MAX_CLAUSES bounds one reading's query within Lucene's 1024 nested clauses; a search
+    // reads q once per reading present, so it may need that much for each (a 24-word q over ten
+    // readings was a 500: LanguageOracleTest).
+    IndexSearcher.setMaxClauseCount(Math.max(IndexSearcher.getMaxClauseCount(), 1024 * Reading.values().length));
+  }
+
   /**
    * One reading of the query: its clauses, the analyzer that read them, and the languages it
    * matches ({@code except}: all but those).

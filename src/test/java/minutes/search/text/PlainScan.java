@@ -11,23 +11,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.cjk.CJKBigramFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
  * The oracle of the search properties: where a query matches a text, found the obvious way.
  * The text's words are analysed as the index analyses them (Unicode word splitting and
- * {@link FoldingFilter}, nothing faster), and every clause is looked for at every word by
+ * {@link FoldingFilter}, nothing faster; for a meeting in another language its
+ * {@link Reading}'s tokenizer and word rules), and every clause is looked for at every word by
  * comparing word after word; the best window for a snippet is tried from every match.
  * Stateless.
  */
 public final class PlainScan {
   private PlainScan() {}
 
-  /** A word of a text as the index holds it, with its position and character offsets. */
-  public record Word(String term, int position, int start, int end) {}
+  /**
+   * A word of a text as the index holds it, with its position and character offsets; {@code pair}:
+   * an overlapping pair of CJK characters ({@link Reading#CJK}).
+   */
+  public record Word(String term, int position, int start, int end, boolean pair) {}
 
   /** A query as generated: loose words and phrases, as a user types them. */
   public record Query(List<String> words, List<List<String>> phrases) {
@@ -48,6 +55,36 @@ public final class PlainScan {
       }
       return List.copyOf(out);
     }
+
+    /**
+     * The clauses as a meeting of {@code reading}'s languages reads q (its tokenizer and word
+     * rules): the loose words' words one by one, except that the pairs of one run of CJK
+     * characters typed together are one clause, in order; each phrase's words all together. The
+     * loose words are read as typed, together: the JDK's Thai word breaker splits a string that is
+     * no dictionary word otherwise at the end of a text than before a space.
+     */
+    public List<List<String>> clauses(Reading reading) {
+      if (reading == Reading.DEFAULT) return clauses();
+      Set<List<String>> out = new LinkedHashSet<>();
+      String typed = text().strip();
+      int quote = typed.indexOf('"');
+      List<String> run = new ArrayList<>();
+      int runEnd = -1;
+      for (Word t : PlainScan.words(quote < 0 ? typed : typed.substring(0, quote), reading)) {
+        if (!(t.pair() && t.start() < runEnd) && !run.isEmpty()) {
+          out.add(List.copyOf(run));
+          run.clear();
+        }
+        run.add(t.term());
+        runEnd = t.pair() ? t.end() : -1;
+      }
+      if (!run.isEmpty()) out.add(List.copyOf(run));
+      for (List<String> p : phrases) {
+        List<String> terms = PlainScan.words(String.join(" ", p), reading).stream().map(Word::term).toList();
+        if (!terms.isEmpty()) out.add(terms);
+      }
+      return List.copyOf(out);
+    }
   }
 
   /** The texts analysed last: the properties ask about the same texts many times. */
@@ -58,25 +95,45 @@ public final class PlainScan {
     }
   });
 
-  /** The words of text as the index holds them, in order. */
+  /** The words of text as the index holds them (for an English meeting), in order. */
   public static List<Word> words(String text) {
     List<Word> words = RECENT.get(text);
-    if (words == null) RECENT.put(text, words = analysed(text));
+    if (words == null) {
+      StandardTokenizer t = new StandardTokenizer();
+      RECENT.put(text, words = analysed(t, new FoldingFilter(t), text));
+    }
     return words;
   }
 
-  private static List<Word> analysed(String text) {
+  /**
+   * The words of text as a meeting of {@code reading}'s languages holds them: the reading's
+   * tokenizer and word rules, without the pair terms of common words (only for fast phrases).
+   */
+  public static List<Word> words(String text, Reading reading) {
+    if (reading == Reading.DEFAULT) return words(text);
+    String key = reading + "\u0000" + text;
+    List<Word> words = RECENT.get(key);
+    if (words == null) {
+      Tokenizer t = reading.tokenizer();
+      RECENT.put(key, words = analysed(t, reading.words(t), text));
+    }
+    return words;
+  }
+
+  private static List<Word> analysed(Tokenizer t, TokenStream words, String text) {
     List<Word> out = new ArrayList<>();
-    try (StandardTokenizer t = new StandardTokenizer(); TokenStream ts = new FoldingFilter(t)) {
+    try (TokenStream ts = words) {
       t.setReader(new StringReader(text));
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
+      TypeAttribute type = ts.addAttribute(TypeAttribute.class);
       ts.reset();
       int position = -1;
       while (ts.incrementToken()) {
         position += increment.getPositionIncrement();
-        out.add(new Word(term.toString(), position, offset.startOffset(), offset.endOffset()));
+        out.add(new Word(term.toString(), position, offset.startOffset(), offset.endOffset(),
+            type.type().equals(CJKBigramFilter.DOUBLE_TYPE)));
       }
       ts.end();
     } catch (IOException e) {
@@ -87,7 +144,11 @@ public final class PlainScan {
 
   /** Every occurrence of every clause in text, by start, the longer first where two start together. */
   public static List<QueryMatches.Span> matches(String text, List<List<String>> clauses) {
-    List<Word> words = words(text);
+    return matches(words(text), clauses);
+  }
+
+  /** Every occurrence of every clause in a text's words, by start, the longer first where two start together. */
+  public static List<QueryMatches.Span> matches(List<Word> words, List<List<String>> clauses) {
     List<QueryMatches.Span> out = new ArrayList<>();
     for (int c = 0; c < clauses.size(); c++) {
       List<String> clause = clauses.get(c);
