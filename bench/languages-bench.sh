@@ -9,7 +9,8 @@
 # one client over a plain socket asks, ROUNDS times in turn: the English corpus its queries, the
 # mixed corpus its mixed queries, and the mixed corpus the English queries alone (what the other
 # languages' readings cost an English search). Prints each round's p50/p99 and the medians.
-#   bench/languages-bench.sh [ROUNDS] [MEETINGS]      (FRESH=1 regenerates the mixed corpus)
+#   bench/languages-bench.sh [ROUNDS] [MEETINGS]      (FRESH=1 regenerates the mixed corpus,
+#   SKIP_REINDEX=1 searches the indexes the last run built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
@@ -21,8 +22,8 @@ source bench/transcript-corpus.sh   # builds; JAVA, CP, RUN, BUILD; the English 
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
 unset MINUTES_DB_PATH MINUTES_INDEX_PATH MINUTES_HTTP_PORT
 mkdir -p "$MIX"
-SERVERS=()
-cleanup() { for s in "${SERVERS[@]}"; do kill "$s" 2>/dev/null; wait "$s" 2>/dev/null || true; done; }
+SERVERS=$(mktemp)   # serve runs in a command substitution: its pids come back through this file
+cleanup() { while read -r s; do kill "$s" 2>/dev/null || true; done < "$SERVERS"; rm -f "$SERVERS"; }
 trap cleanup EXIT
 
 if [ "${FRESH:-0}" = 1 ] || [ ! -f "$MIX/minutes.db" ]; then
@@ -39,6 +40,7 @@ fi
 echo "mixed import: $(cat "$MIX/import.txt"); CPU $(awk '{printf "%.0f s", $1 + $2}' "$MIX/import.cpu")"
 
 for dir in "$EN" "$MIX"; do
+  [ "${SKIP_REINDEX:-0}" != 1 ] || break
   echo "reindexing $dir..." >&2
   echo "$dir: $(bench/timed-reindex.sh "$dir" "$CP" | head -1); index $(du -sm "$dir/index" | cut -f1) MB"
 done
@@ -50,7 +52,7 @@ serve() {   # serve DIR: starts a server on DIR's database and index, prints "PO
     --name languages-bench | tail -1)
   MINUTES_DB_PATH="$1/minutes.db" MINUTES_INDEX_PATH="$1/index" MINUTES_HTTP_PORT=$port \
     MINUTES_HTTP_RATE_LIMIT_PER_MINUTE=0 "${JVM[@]}" -cp "$CP" minutes.cli.Main serve > "$1/server.log" 2>&1 &
-  SERVERS+=($!)
+  echo $! >> "$SERVERS"
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "no server on $1; see $1/server.log" >&2; exit 1; }
   echo "$port $key"

@@ -160,20 +160,9 @@ public final class MeetingSearch {
     return new BooleanQuery.Builder().add(MeetingQueries.coordination(q), Occur.SHOULD).add(rank, Occur.SHOULD).build();
   }
 
-  /**
-   * {@link #scored} of each reading, each matching only its meetings: a meeting matches by one
-   * reading, so its score is that reading's. With one reading, that reading's query alone.
-   */
+  /** {@link #scored} of each reading, each matching only its meetings (see {@link Readings#scored}). */
   static Query scored(Readings readings, Match match) {
-    if (readings.single()) {
-      SearchQuery q = readings.all().getFirst().query();
-      return scored(q, match, MeetingQueries.fields(q, match));
-    }
-    BooleanQuery.Builder any = new BooleanQuery.Builder();
-    for (Readings.Read read : readings.all()) {
-      any.add(read.restrict(scored(read.query(), match, MeetingQueries.fields(read.query(), match))), Occur.SHOULD);
-    }
-    return any.build();
+    return readings.scored(q -> scored(q, match, MeetingQueries.fields(q, match)));
   }
 
   /** The hits of each reading, each group in document order ({@code byDoc}: all hits in document order). */

@@ -3,10 +3,12 @@ package minutes.search.query;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.Reading;
 import minutes.search.text.SearchAnalyzer;
@@ -40,14 +42,44 @@ record Readings(List<Read> all) {
 
   /**
    * One reading of the query: its clauses, the analyzer that read them, and the languages it
-   * matches ({@code except}: all but those).
+   * matches; the first of {@link #all}, the default reading, matches every meeting but those of
+   * its {@code languages}.
    */
-  record Read(SearchQuery query, SearchAnalyzer analyzer, List<BytesRef> languages, boolean except) {
-    /** {@code scored}, matching only this reading's meetings. */
-    Query restrict(Query scored) {
-      Query in = new TermInSetQuery(MeetingDocument.LANGUAGE, languages);
-      return new BooleanQuery.Builder().add(scored, Occur.MUST).add(in, except ? Occur.MUST_NOT : Occur.FILTER).build();
+  record Read(SearchQuery query, SearchAnalyzer analyzer, List<BytesRef> languages) {}
+
+  /**
+   * The query {@code scoredBy} makes of each reading, each matching only its reading's meetings,
+   * as one query. Readings whose queries are equal (most readings read an English word as English
+   * does) are asked once, over their languages together: an equal query scores a meeting the same
+   * whichever reading it stands for, and each reading's own query read every posting of its words
+   * again only to filter the meetings of its languages (2.8x the English p50 over 16 readings).
+   * One query for all: unrestricted, the query before languages.
+   */
+  Query scored(Function<SearchQuery, Query> scoredBy) {
+    Map<Query, List<Read>> groups = new LinkedHashMap<>();
+    for (Read read : all) groups.computeIfAbsent(scoredBy.apply(read.query()), k -> new ArrayList<>()).add(read);
+    if (groups.size() == 1) return groups.keySet().iterator().next();
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    groups.forEach((scored, reads) -> any.add(restrict(scored, reads), Occur.SHOULD));
+    return any.build();
+  }
+
+  /**
+   * {@code scored} matching only the meetings of {@code reads}: those of their languages, or, with
+   * the default reading among them, all but the languages the default reading leaves to others
+   * and no other of {@code reads} takes.
+   */
+  private Query restrict(Query scored, List<Read> reads) {
+    Read standard = all.getFirst();
+    Set<BytesRef> languages = new TreeSet<>(reads.contains(standard) ? standard.languages() : List.of());
+    for (Read read : reads) {
+      if (read == standard) continue;
+      if (reads.contains(standard)) read.languages().forEach(languages::remove);
+      else languages.addAll(read.languages());
     }
+    Query in = new TermInSetQuery(MeetingDocument.LANGUAGE, languages);
+    return new BooleanQuery.Builder().add(scored, Occur.MUST).add(in, reads.contains(standard) ? Occur.MUST_NOT : Occur.FILTER)
+        .build();
   }
 
   /**
@@ -58,7 +90,7 @@ record Readings(List<Read> all) {
     SearchAnalyzer standard = SearchAnalyzer.of(Reading.DEFAULT);
     if (language != null) {
       SearchAnalyzer own = SearchAnalyzer.of(language);
-      return new Readings(List.of(new Read(own == standard ? q : read(q, own), own, List.of(), true)));
+      return new Readings(List.of(new Read(own == standard ? q : read(q, own), own, List.of())));
     }
     Map<Reading, Set<BytesRef>> present = new EnumMap<>(Reading.class);
     for (LeafReaderContext leaf : reader.leaves()) {
@@ -72,13 +104,13 @@ record Readings(List<Read> all) {
         if (r != Reading.DEFAULT) present.computeIfAbsent(r, k -> new TreeSet<>()).add(BytesRef.deepCopyOf(t));
       }
     }
-    if (present.isEmpty()) return new Readings(List.of(new Read(q, standard, List.of(), true)));
+    if (present.isEmpty()) return new Readings(List.of(new Read(q, standard, List.of())));
     List<BytesRef> own = present.values().stream().flatMap(Set::stream).toList();
     List<Read> all = new ArrayList<>();
-    all.add(new Read(q, standard, own, true));
+    all.add(new Read(q, standard, own));
     present.forEach((r, languages) -> {
       SearchQuery read = read(q, SearchAnalyzer.of(r));
-      if (!read.isEmpty()) all.add(new Read(read, SearchAnalyzer.of(r), List.copyOf(languages), false));
+      if (!read.isEmpty()) all.add(new Read(read, SearchAnalyzer.of(r), List.copyOf(languages)));
     });
     return new Readings(List.copyOf(all));
   }
