@@ -120,7 +120,7 @@ public final class MeetingSearch {
     Arrays.sort(byDoc, Comparator.comparingInt(h -> h.doc));
     boolean byRank = r.order() == SearchRequest.Order.RANK;
     // Each hit is described and marked by the reading it matched by.
-    for (Map.Entry<Readings.Read, Hit[]> read : byReading(readings, byDoc).entrySet()) {
+    for (Map.Entry<Readings.Read, Hit[]> read : readings.byReading(searcher.getIndexReader(), byDoc, h -> h.doc).entrySet()) {
       SearchQuery rq = read.getKey().query();
       Hit[] group = read.getValue();
       describe(rq, r.match(), MeetingQueries.fields(rq, r.match()), group, byRank && r.match() == Match.ALL);
@@ -163,27 +163,6 @@ public final class MeetingSearch {
   /** {@link #scored} of each reading, each matching only its meetings (see {@link Readings#scored}). */
   static Query scored(Readings readings, Match match) {
     return readings.scored(q -> scored(q, match, MeetingQueries.fields(q, match)));
-  }
-
-  /** The hits of each reading, each group in document order ({@code byDoc}: all hits in document order). */
-  private Map<Readings.Read, Hit[]> byReading(Readings readings, Hit[] byDoc) throws IOException {
-    if (readings.single()) return Map.of(readings.all().getFirst(), byDoc);
-    Map<Readings.Read, Hit[]> out = new LinkedHashMap<>();
-    List<Hit> rest = new ArrayList<>(List.of(byDoc));
-    for (Readings.Read read : readings.all().subList(1, readings.all().size())) {
-      Weight of = weight(new TermInSetQuery(MeetingDocument.LANGUAGE, read.languages()));
-      Leaves leaves = new Leaves(searcher);
-      Scorer scorer = null;
-      List<Hit> group = new ArrayList<>();
-      for (Hit h : rest) {
-        if (leaves.moveTo(h.doc)) scorer = of.scorer(leaves.leaf);
-        if (at(scorer, h.doc - leaves.leaf.docBase)) group.add(h);
-      }
-      rest.removeAll(group);
-      if (!group.isEmpty()) out.put(read, group.toArray(Hit[]::new));
-    }
-    if (!rest.isEmpty()) out.put(readings.all().getFirst(), rest.toArray(Hit[]::new));
-    return out;
   }
 
   /** {@link #matching} of q in every field under {@code match}, scored as a search scores it. */

@@ -2,19 +2,23 @@ package minutes.search.query;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.Reading;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -117,6 +121,48 @@ record Readings(List<Read> all) {
 
   private static SearchQuery read(SearchQuery q, SearchAnalyzer analyzer) {
     return q.readAs(analyzer);
+  }
+
+  /**
+   * The hits of each reading, each group in document order ({@code byDoc}: all hits in document
+   * order, {@code doc} their document numbers), the default reading's last: each leaf's language
+   * terms walked once, their postings advanced to the leaf's hits.
+   */
+  <H> Map<Read, H[]> byReading(IndexReader reader, H[] byDoc, ToIntFunction<H> doc) throws IOException {
+    Read standard = all.getFirst();
+    if (single()) return Map.of(standard, byDoc);
+    Map<BytesRef, Read> readOf = new HashMap<>();
+    for (Read read : all.subList(1, all.size())) read.languages().forEach(language -> readOf.put(language, read));
+    Read[] read = new Read[byDoc.length];
+    int first = 0;
+    for (LeafReaderContext leaf : reader.leaves()) {
+      int end = first;
+      while (end < byDoc.length && doc.applyAsInt(byDoc[end]) < leaf.docBase + leaf.reader().maxDoc()) end++;
+      // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); LanguageOracleTest
+      // would see a meeting marked by another language's reading if this walk changed.
+      Terms terms = first == end ? null : leaf.reader().terms(MeetingDocument.LANGUAGE);
+      TermsEnum languages = terms == null ? TermsEnum.EMPTY : terms.iterator();
+      PostingsEnum docs = null;
+      for (BytesRef language = languages.next(); language != null; language = languages.next()) {
+        if (!readOf.containsKey(language)) continue;
+        docs = languages.postings(docs, PostingsEnum.NONE);
+        for (int h = first; h < end; h++) {
+          int local = doc.applyAsInt(byDoc[h]) - leaf.docBase;
+          if (docs.docID() < local) docs.advance(local);
+          if (docs.docID() == local) read[h] = readOf.get(language);
+        }
+      }
+      first = end;
+    }
+    Map<Read, List<H>> groups = new LinkedHashMap<>();
+    for (Read r : all.subList(1, all.size())) groups.put(r, new ArrayList<>());
+    groups.put(standard, new ArrayList<>());
+    for (int h = 0; h < byDoc.length; h++) groups.get(read[h] == null ? standard : read[h]).add(byDoc[h]);
+    Map<Read, H[]> out = new LinkedHashMap<>();
+    groups.forEach((r, hits) -> {
+      if (!hits.isEmpty()) out.put(r, hits.toArray(Arrays.copyOf(byDoc, 0)));
+    });
+    return out;
   }
 
   boolean single() {
