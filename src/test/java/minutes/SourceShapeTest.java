@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -17,12 +18,14 @@ import org.junit.jupiter.api.Test;
  * holds without anyone counting: no line of {@code src/main} longer than {@link #MAX_LINE}
  * characters (a reader sees it whole beside another file) and no file of it longer than
  * {@link #MAX_FILE_LINES} lines (a file longer than that holds more than one idea); and every
- * test the build leaves out of a run names a test that exists, since a test moved to another
- * package otherwise runs where it was meant not to, unnoticed.
+ * test the build leaves out of a run by its path names a test that exists, since a test moved
+ * to another package otherwise runs where it was meant not to, unnoticed.
  */
+@StoreIndependent
 class SourceShapeTest {
   static final int MAX_LINE = 140;
   static final int MAX_FILE_LINES = 400;
+  private static final Path TESTS = Path.of("src/test/java");
 
   @Test
   void everyMainSourceLineAndFileFits() throws IOException {
@@ -42,18 +45,15 @@ class SourceShapeTest {
 
   @Test
   void everyExcludedTestExists() throws IOException {
+    List<Path> tests;
+    try (Stream<Path> files = Files.walk(TESTS)) {
+      tests = files.map(TESTS::relativize).toList();
+    }
     List<String> missing = new ArrayList<>();
     Matcher exclude = Pattern.compile("<exclude>([^<]+)</exclude>").matcher(Files.readString(Path.of("pom.xml")));
     while (exclude.find()) {
-      String path = exclude.group(1);
-      int slash = path.lastIndexOf('/');
-      Path dir = Path.of("src/test/java", path.substring(0, slash));
-      String glob = "glob:" + path.substring(slash + 1);
-      boolean found;
-      try (Stream<Path> files = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
-        found = files.anyMatch(f -> dir.getFileSystem().getPathMatcher(glob).matches(f.getFileName()));
-      }
-      if (!found) missing.add(path);
+      PathMatcher named = TESTS.getFileSystem().getPathMatcher("glob:" + exclude.group(1));
+      if (tests.stream().noneMatch(named::matches)) missing.add(exclude.group(1));
     }
     assertEquals(List.of(), missing, "pom.xml leaves out tests that are not there (moved or renamed?)");
   }

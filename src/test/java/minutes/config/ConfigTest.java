@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The operational settings: defaults, file, environment over file, and refused values. */
+@StoreIndependent
 class ConfigTest {
   @TempDir Path dir;
 

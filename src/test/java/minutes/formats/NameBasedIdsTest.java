@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
+@StoreIndependent
 class NameBasedIdsTest {
   private static final UUID DNS = UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
 

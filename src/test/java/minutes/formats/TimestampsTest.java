@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.Property;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * reads it, widened to Teams' {@code H:M:S.f}; SubRip's {@code H:M:S} with an optional fraction
  * after {@code ,} or {@code .}.
  */
+@StoreIndependent
 class TimestampsTest {
   private static final Pattern VTT_HOURS = Pattern.compile("(\\d{1,9}):(\\d{1,2}):(\\d{1,2})\\.(\\d{1,3})");
   private static final Pattern VTT_MINUTES = Pattern.compile("()(\\d{2}):(\\d{2})\\.(\\d{3})");

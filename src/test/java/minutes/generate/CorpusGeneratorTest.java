@@ -16,11 +16,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import minutes.StoreIndependent;
 import minutes.formats.ImportWriter.Counts;
 import minutes.generate.CorpusGenerator.Options;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+@StoreIndependent
 class CorpusGeneratorTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static CorpusGenerator generator;

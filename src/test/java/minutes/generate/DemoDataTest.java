@@ -19,10 +19,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import minutes.StoreIndependent;
 import minutes.formats.ImportWriter.Counts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+@StoreIndependent
 class DemoDataTest {
   private static final Pattern DATE_TIME = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
   private static final Pattern DATE = Pattern.compile("\\d{4}-\\d\\d-\\d\\d");

@@ -17,11 +17,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@StoreIndependent
 class GenerateCommandTest {
   @TempDir Path dir;
   @TempDir static Path shared;

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
+@StoreIndependent
 class QmsumCorpusTest {
 
   @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The docs page in a real browser: Debian's headless Chromium loads /docs, the user pastes a
  * key under Authorize, runs a search, and sees the hits. Skipped, saying so, without Chromium.
  */
+@StoreIndependent
 class DocsPageTest {
   private static final File CHROMIUM = new File("/usr/bin/chromium");
   private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");

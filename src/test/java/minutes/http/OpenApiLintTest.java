@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import minutes.NodeTool;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
 /** openapi.json as its users' tools read it: Redocly's recommended lint, no error and no warning (issue 14). */
+@StoreIndependent
 class OpenApiLintTest {
   private static final String DOC = "../../main/resources/openapi.json";
   private static final String REDOCLY = "node_modules/@redocly/cli/bin/cli.js";

@@ -10,10 +10,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import minutes.StoreIndependent;
 import minutes.store.DataWatch;
 import org.junit.jupiter.api.Test;
 
 /** The per-key token bucket of {@link Admission} on a clock the test moves by hand: quota, refill, headers' values, keys apart, threads. */
+@StoreIndependent
 class RateLimitTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
   private final Admission limit = new Admission(3000, now::get, DataWatch.NONE); // one request every 20 ms, a minute's worth saved up

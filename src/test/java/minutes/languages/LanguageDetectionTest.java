@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * and otherwise {@code und}, and English text never reads as another language, which would
  * change its answers.
  */
+@StoreIndependent
 class LanguageDetectionTest {
   static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "ru", "zh", "ja", "ko", "th");

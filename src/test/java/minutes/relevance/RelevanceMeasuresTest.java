@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import minutes.StoreIndependent;
 import minutes.relevance.Figures.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The relevance benchmark's own rules: query forms, labels, figures, the BM25 reference and the floor. */
+@StoreIndependent
 class RelevanceMeasuresTest {
 
   @Test

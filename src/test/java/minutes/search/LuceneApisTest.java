@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import minutes.StoreIndependent;
 import org.apache.lucene.util.Version;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * by file. Keyed on what src/main refers to when the test runs, so that a class added or dropped
  * by any change shows here.
  */
+@StoreIndependent
 class LuceneApisTest {
   private static final Path MAIN = Path.of("src", "main", "java");
   private static final Path SEARCH_MD = Path.of("docs", "SEARCH.md");

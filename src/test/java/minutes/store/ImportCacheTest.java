@@ -2,9 +2,11 @@ package minutes.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
 /** The import's SQLite page cache: an eighth of the machine's memory, within 256 MB and 4 GB. */
+@StoreIndependent
 class ImportCacheTest {
   private static final long GIB = 1L << 30;
 

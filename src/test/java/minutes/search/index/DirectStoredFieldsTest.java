@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import minutes.StoreIndependent;
 import minutes.search.text.SearchAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The stored fields layout of {@link MinutesCodec}: every value type back as written, through flushes, sorting and merges; damage found. */
+@StoreIndependent
 class DirectStoredFieldsTest {
   @TempDir Path dir;
   private FSDirectory directory;

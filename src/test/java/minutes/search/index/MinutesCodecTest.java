@@ -3,6 +3,7 @@ package minutes.search.index;
 import java.util.ArrayList;
 import java.util.List;
 import minutes.Property;
+import minutes.StoreIndependent;
 import minutes.search.text.SearchAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * characters, decoded in part or whole, against {@link String#substring} on generated texts and
  * ranges.
  */
+@StoreIndependent
 class MinutesCodecTest {
   @Test
   void storedTextIsUncompressedAndAChunkReadsBackExactly() throws Exception {

@@ -1,5 +1,6 @@
 package minutes.search.index;
 
+import minutes.StoreIndependent;
 import minutes.search.text.SearchAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * norm encoding stores: this pins the one Lucene internal the ranks rely on (SmallFloat
  * decoding what Similarity.computeNorm encodes).
  */
+@StoreIndependent
 class RankSimilarityTest {
   /** The rank of "zebra" occurring {@code freq} times in a transcript of {@code length} words. */
   static float rank(int freq, int length) throws Exception {

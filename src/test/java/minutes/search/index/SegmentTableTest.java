@@ -3,6 +3,7 @@ package minutes.search.index;
 import java.util.ArrayList;
 import java.util.List;
 import minutes.Property;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against the list of segments written (generated: up to several strides long, speakers that
  * recur, starts that go back, segments without an end, and own texts).
  */
+@StoreIndependent
 class SegmentTableTest {
   record Written(int start, int end, String speaker, long startMs, Long endMs, String text) {}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import minutes.Property;
+import minutes.StoreIndependent;
 import minutes.search.index.MeetingDocument;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -40,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * date orders is the same, in one pass and split over threads by segment (whose parts' pages
  * are merged by comparing the ids' values).
  */
+@StoreIndependent
 class IdOrderTest {
   private static final ExecutorService THREADS = Executors.newFixedThreadPool(3);
 

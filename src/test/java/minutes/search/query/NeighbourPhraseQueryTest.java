@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import minutes.Property;
+import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
 import minutes.search.index.MeetingDocument;
 import minutes.search.index.RankSimilarity;
@@ -46,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * meeting talk (QMSum) for phrases taken from the texts and for pairs of words taken from
  * anywhere, which may or may not stand together.
  */
+@StoreIndependent
 class NeighbourPhraseQueryTest {
   static final String FIELD = MeetingDocument.TRANSCRIPT;
   static ByteBuffersDirectory dir;

@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import minutes.Property;
+import minutes.StoreIndependent;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.search.SearchData;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * accent, ß, full-width, possessive and plural spellings, HTML, emoji, and texts longer than
  * a snippet and than a stored chunk.
  */
+@StoreIndependent
 class SnippetOracleTest {
   static final Principal WORKSPACE_KEY = new Principal("w", 1, null, EnumSet.allOf(Scope.class), Set.of());
   static final SearchAnalyzer ANALYZER = new SearchAnalyzer();

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
+import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
@@ -51,6 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * left out as changed, over real meeting talk in several segments of the production document
  * layout.
  */
+@StoreIndependent
 class SplitSearchTest {
   static ByteBuffersDirectory dir;
   static DirectoryReader reader;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
+import minutes.StoreIndependent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * the query's word and the text's inflected form read as the same term, a near-miss as another,
  * a CJK run as a phrase of its character pairs, and each reading's function words weigh less.
  */
+@StoreIndependent
 class ReadingTest {
   static List<List<String>> clauses(String language, String q) throws SearchQuery.Refused {
     return SearchQuery.parse(q, SearchAnalyzer.of(language)).clauses;

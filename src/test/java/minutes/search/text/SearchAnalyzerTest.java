@@ -1,6 +1,7 @@
 package minutes.search.text;
 
 import java.util.List;
+import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
 import minutes.search.query.MeetingQueries;
 import minutes.search.query.NeighbourPhraseQuery;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Pins what docs/SEARCH.md promises about matching, and the Markdown and snippet helpers. */
+@StoreIndependent
 class SearchAnalyzerTest {
   final SearchAnalyzer analyzer = new SearchAnalyzer();
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
 import minutes.search.text.SearchQuery.Match;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * analysing every segment, over real transcripts, over words that folding changes and over
  * words the tokenizer splits.
  */
+@StoreIndependent
 class SegmentSearchTest {
   /** Words whose folded form differs from their spelling, each in a segment of its own. */
   private static final List<String> TRICKY = List.of(
