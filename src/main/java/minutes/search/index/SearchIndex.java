@@ -33,7 +33,10 @@ public final class SearchIndex implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SearchIndex.class);
   /** How often the sync thread looks at change_log and CURRENT: "searchable within 2 s". */
   static final long POLL_MILLIS = 200;
-  /** start() waits this long for a first build, so that a small database is searchable at once. */
+  /**
+   * start() waits this long for a first build, so that a small database is searchable at once;
+   * a first round that fails (a pending migration, the database away) ends the wait sooner.
+   */
   static final long FIRST_BUILD_WAIT_MILLIS = 5000;
 
   private final Path root;
@@ -55,7 +58,8 @@ public final class SearchIndex implements AutoCloseable {
       DANGLING = REBUILT_SINCE + "the generation its CURRENT file names is missing",
       UNUSABLE = "not usable yet: its files cannot be opened (the server log says why; it retries every 2 s)";
   private volatile boolean closed;
-  private final CountDownLatch firstLive = new CountDownLatch(1);
+  /** Counted down when a generation goes live or a sync round fails: what start() waits for. */
+  private final CountDownLatch firstOutcome = new CountDownLatch(1);
   private final Erasure erasure = new Erasure(g -> !closed && g == live);
 
   private SearchIndex(Path root, Db db) {
@@ -67,13 +71,15 @@ public final class SearchIndex implements AutoCloseable {
    * Opens the live generation when there is one (it is searchable at once; what changed
    * since its last commit is excluded until the sync thread has applied it) and starts the
    * sync thread, which builds the first generation when none exists. Waits a few seconds
-   * for that build; a longer one goes on in the background while search answers 503.
+   * for that build; a longer one goes on in the background while search answers 503, and a
+   * failed one is retried there every 2 s: waiting out the seconds would only delay the
+   * start of a server whose other endpoints can answer.
    */
   public static SearchIndex start(Config config, Db db) {
     SearchIndex index = open(config.indexPath(), db);
     index.sync.start();
     try {
-      index.firstLive.await(FIRST_BUILD_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+      index.firstOutcome.await(FIRST_BUILD_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -115,7 +121,7 @@ public final class SearchIndex implements AutoCloseable {
 
   private void publish(Generation g) {
     live = g;
-    firstLive.countDown();
+    firstOutcome.countDown();
   }
 
   /** True when searches can be answered. */
@@ -239,6 +245,7 @@ public final class SearchIndex implements AutoCloseable {
         // Typically a database without change_log yet (pending migration): say so, not a trace every 2 s.
         log.warn("search index sync failed; retrying in 2 s: {}", e.toString());
         log.debug("search index sync failure", e);
+        firstOutcome.countDown();
         pause = 2000;
       }
       try {
