@@ -150,7 +150,7 @@ class RetentionTest {
 
   private App node(Path index) throws Exception {
     Map<String, String> env = new HashMap<>(store.env());
-    env.putAll(Map.of("MINUTES_HTTP_PORT", "0", "MINUTES_INDEX_PATH", index.toString()));
+    env.putAll(Map.of("MINUTES_HTTP_PORT", "0", "MINUTES_INDEX_PATH", index.toString(), "MINUTES_SEARCH_WARMUP_MS", "0"));
     Path none = dir.resolve("node-" + UUID.randomUUID() + ".properties");
     return new App(Config.load(Files.createFile(none), env)).start();
   }

@@ -69,7 +69,7 @@ class ShutdownTest {
   private int start(int shutdownSeconds) throws Exception {
     Path config = dir.resolve("minutes.properties");
     Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index")
-        + "\nhttp.shutdown_seconds=" + shutdownSeconds + "\n");
+        + "\nhttp.shutdown_seconds=" + shutdownSeconds + "\nsearch.warmup_ms=0\n");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
         "minutes.cli.Main", "serve", "--config", config.toString())

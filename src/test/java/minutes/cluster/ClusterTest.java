@@ -222,7 +222,7 @@ class ClusterTest {
   private App node(String name) throws Exception {
     Map<String, String> env = new HashMap<>(store.env());
     env.putAll(Map.of("MINUTES_HTTP_PORT", "0", "MINUTES_INDEX_PATH", dir.resolve("index-" + name).toString(),
-        "MINUTES_DB_POOL_SIZE", "4"));
+        "MINUTES_DB_POOL_SIZE", "4", "MINUTES_SEARCH_WARMUP_MS", "0"));
     App node = new App(Config.load(Files.createFile(dir.resolve(name + ".properties")), env)).start();
     nodes.add(node);
     return node;

@@ -51,7 +51,8 @@ class FirstStartTest {
     store = TestStore.create(dir);
     for (String name : List.of("a", "b", "c")) {
       Path config = dir.resolve(name + ".properties");
-      Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index-" + name) + "\n");
+      Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index-" + name)
+          + "\nsearch.warmup_ms=0\n");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       nodes.add(new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx384m", "-cp",
           System.getProperty("java.class.path"), "minutes.cli.Main", "serve", "--config", config.toString())

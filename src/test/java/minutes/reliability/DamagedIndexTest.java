@@ -60,7 +60,8 @@ class DamagedIndexTest {
   private void load() throws Exception {
     props = dir.resolve("minutes.properties");
     store = TestStore.create(dir);
-    Files.writeString(props, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index") + "\n");
+    Files.writeString(props, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index")
+        + "\nsearch.warmup_ms=0\n"); // the warm-up is SearchWarmUpTest's; here it would only take 2 s a start
     config = Config.load(props, java.util.Map.of());
     Path data = dir.resolve("fixtures.ndjson");
     try (var in = DamagedIndexTest.class.getResourceAsStream("/fixtures.ndjson")) {

@@ -355,6 +355,7 @@ class FaultTest {
     pb.environment().putAll(store.env());
     pb.environment().put("MINUTES_INDEX_PATH", dir.resolve("index").toString());
     pb.environment().put("MINUTES_HTTP_PORT", "0"); // only serve listens; it says on which port
+    pb.environment().put("MINUTES_SEARCH_WARMUP_MS", "0"); // 2 s a start that would only delay the faults
     Process p = pb.start();
     processes.add(p);
     return p;
