@@ -2,8 +2,9 @@
 # Import speed, this checkout against another commit, alternating jars (A B, A B, ...): each
 # round imports the same generated corpus into a fresh database with each jar, on SQLite and on
 # a PostgreSQL server started here (durable, as bench/api-bench.sh runs it). Prints per store and
-# jar the median of the import's own MB/s (its summary line: input bytes over its seconds) and of
-# the whole command's CPU seconds, and the ratio this/other. The corpus (MEETINGS meetings with
+# jar the median of the import's own MB/s (its summary line: input bytes over its seconds), of
+# the whole command's CPU seconds and of its wall seconds (the rows and then the search index it
+# builds: "import with its index"), and the ratio this/other. The corpus (MEETINGS meetings with
 # 4-12 KiB transcripts and 10 tasks each, seed 5) stays in bench/out/import-ab (ignored by git).
 #   [STORES="sqlite postgresql"] bench/import-ab.sh OTHER_REV [ROUNDS] [MEETINGS]
 set -euo pipefail
@@ -37,9 +38,9 @@ if [ ! -f "$corpus" ]; then
 fi
 echo "corpus: $(du -h "$corpus" | cut -f1), load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-# import JAR STORE: prints "MB/s cpu-seconds" of one import into a fresh database
+# import JAR STORE: prints "MB/s cpu-seconds wall-seconds" of one import into a fresh database
 import() {
-  local jar=$1 store=$2 line cpu
+  local jar=$1 store=$2 line cpu wall
   rm -rf "$OUT/db" && mkdir -p "$OUT/db"
   unset MINUTES_DB_URL MINUTES_DB_PATH
   if [ "$store" = postgresql ]; then
@@ -49,10 +50,11 @@ import() {
     export MINUTES_DB_PATH="$OUT/db/minutes.db"
   fi
   export MINUTES_INDEX_PATH="$OUT/db/index"
-  line=$( { /usr/bin/time -f 'cpu %U %S' "$JAVA" "${BUILD_OPTS[@]}" -jar "target/ab-$jar.jar" import "$corpus" 2>&1; } \
+  line=$( { /usr/bin/time -f 'cpu %U %S wall %e' "$JAVA" "${BUILD_OPTS[@]}" -jar "target/ab-$jar.jar" import "$corpus" 2>&1; } \
     | grep -E '^(imported|cpu)' | tr '\n' ' ')
   cpu=$(awk '{for (i = 1; i <= NF; i++) if ($i == "cpu") print $(i + 1) + $(i + 2)}' <<<"$line")
-  echo "$(grep -oE '[0-9.]+ MB/s' <<<"$line" | cut -d' ' -f1) $cpu"
+  wall=$(awk '{for (i = 1; i <= NF; i++) if ($i == "wall") print $(i + 1)}' <<<"$line")
+  echo "$(grep -oE '[0-9.]+ MB/s' <<<"$line" | cut -d' ' -f1) $cpu $wall"
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
@@ -72,9 +74,10 @@ for store in $STORES; do
   for jar in this other; do
     mbs=$(awk -v j=$jar '$1 == j {print $2}' "$OUT/$store.txt" | median)
     cpu=$(awk -v j=$jar '$1 == j {print $3}' "$OUT/$store.txt" | median)
-    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median $mbs MB/s, $cpu CPU s"
-    eval "${jar}_mbs=$mbs ${jar}_cpu=$cpu"
+    wall=$(awk -v j=$jar '$1 == j {print $4}' "$OUT/$store.txt" | median)
+    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median $mbs MB/s, $cpu CPU s, $wall s wall"
+    eval "${jar}_mbs=$mbs ${jar}_cpu=$cpu ${jar}_wall=$wall"
   done
-  echo "$store this/other: MB/s $(awk -v a="$this_mbs" -v b="$other_mbs" 'BEGIN {printf "%.2f", a / b}')x, CPU s $(awk -v a="$this_cpu" -v b="$other_cpu" 'BEGIN {printf "%.2f", a / b}')x"
+  echo "$store this/other: MB/s $(awk -v a="$this_mbs" -v b="$other_mbs" 'BEGIN {printf "%.2f", a / b}')x, CPU s $(awk -v a="$this_cpu" -v b="$other_cpu" 'BEGIN {printf "%.2f", a / b}')x, wall s $(awk -v a="$this_wall" -v b="$other_wall" 'BEGIN {printf "%.2f", a / b}')x"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
