@@ -113,15 +113,23 @@ class MatchMostOracleTest {
     }
   }
 
-  /**
-   * The oracle's view of m for the clauses; null when no field holds any. Its rank: 0.35 where
-   * the title holds a clause, or where higher the content rank, half the minutes' score and half
-   * the transcript's, each the weighted mean over the clauses it holds (SEARCH.md, "Ranks").
-   */
+  /** The oracle's view of m under {@code match=most}: {@link #scored(Meeting, List, boolean)}. */
   static Scored scored(Meeting m, List<List<String>> clauses) {
+    return scored(m, clauses, false);
+  }
+
+  /**
+   * The oracle's view of m for the clauses; null when no field matches: holds every clause
+   * ({@code all}, match=all) or any. Its rank: 0.35 where the title matches, or where higher the
+   * content rank where the minutes or the transcript matches, half the minutes' score and half
+   * the transcript's, each the weighted mean over the clauses it holds (SEARCH.md, "Ranks"); its
+   * field: the title's where the rank is, else the matching one of the two giving more.
+   */
+  static Scored scored(Meeting m, List<List<String>> clauses, boolean all) {
     long counted = counted(clauses);
     float[] weights = weights(clauses);
-    long held = 0;
+    long every = (1L << clauses.size()) - 1;
+    long[] held = new long[3];
     String[] texts = {m.title(), m.minutes(), m.transcript()};
     double[] score = new double[3];
     for (int f = 0; f < texts.length; f++) {
@@ -129,15 +137,18 @@ class MatchMostOracleTest {
       for (QueryMatches.Span s : PlainScan.matches(texts[f], clauses)) tf[s.clause()]++;
       for (int i = 0; i < tf.length; i++) {
         if (tf[i] == 0) continue;
-        held |= 1L << i;
+        held[f] |= 1L << i;
         score[f] += f == 0 ? 1 : fieldScore(tf[i], weights[i] / sum(weights), texts[f], f == 1 ? 400f : 10_000f);
       }
     }
-    if (held == 0) return null;
-    double minutes = 0.5 * score[1], transcript = 0.5 * score[2], content = minutes + transcript;
-    int words = Long.bitCount(held & counted);
-    if (score[0] > 0 && 0.35 >= content * (1 - 1e-6)) return new Scored(m, words, 0.35, "title");
-    String field = score[1] > 0 && minutes >= transcript * (1 - 1e-6) ? "protocol" : "transcript";
+    boolean[] matches = new boolean[3];
+    for (int f = 0; f < 3; f++) matches[f] = all ? held[f] == every : held[f] != 0;
+    if (!matches[0] && !matches[1] && !matches[2]) return null;
+    double minutes = 0.5 * score[1], transcript = 0.5 * score[2];
+    double content = matches[1] || matches[2] ? minutes + transcript : 0;
+    int words = Long.bitCount((held[0] | held[1] | held[2]) & counted);
+    if (matches[0] && 0.35 >= content * (1 - 1e-6)) return new Scored(m, words, 0.35, "title");
+    String field = matches[1] && (minutes >= transcript * (1 - 1e-6) || !matches[2]) ? "protocol" : "transcript";
     return new Scored(m, words, content, field);
   }
 
