@@ -54,14 +54,10 @@ public final class MeetingQueries {
    * minutes holding every clause plus whatever the transcript holds, and the other way round. Each
    * sum is led by its field's conjunction, so the optional clauses of the other field are read
    * only for meetings that match; one sum under a filter of both conjunctions read every clause of
-   * both fields for every candidate (docs/BENCHMARKS.md has the cost). With one word a field
-   * holds every clause where it holds any, so ALL's content is MOST's single sum, which reads each
-   * field's postings once instead of twice. Not so for one phrase: a sum of optional phrases
-   * checks the positions of every candidate its iterator passes, where each required phrase of the
-   * two sums checks only its own candidates.
+   * both fields for every candidate (docs/BENCHMARKS.md has the cost).
    */
   static Query rank(SearchQuery q, Match match, Query[] fields) {
-    if (match == Match.MOST || q.clauses.size() == 1 && q.clauses.getFirst().size() == 1) {
+    if (match == Match.MOST) {
       Query content = new BooleanQuery.Builder()
           .add(minutesShare(q), Occur.SHOULD).add(transcriptShare(q), Occur.SHOULD).build();
       return new DisjunctionMaxQuery(List.of(fields[0], content), 0f);
