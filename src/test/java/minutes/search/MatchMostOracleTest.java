@@ -18,8 +18,7 @@ import minutes.search.SearchOracleTest.Workspace;
 import minutes.search.text.PlainScan;
 import minutes.search.text.QueryMatches;
 import minutes.search.text.SnippetText;
-import minutes.search.text.WordWeights;
-import org.apache.lucene.util.SmallFloat;
+import minutes.search.text.SearchQuery.Match;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of generated meetings (SearchOracleTest's generator, its filters and keys): a meeting matches
  * when its title, minutes or transcript holds any clause of q; the hits come by the number of the
  * query's counted clauses (those not all function words, or all when none is) the meeting holds
- * anywhere, then by rank, which is the formula of docs/SEARCH.md computed here by hand from each
- * clause's occurrences and each field's length as Lucene's norm keeps it; {@code total} counts
+ * anywhere, then by rank, which is the formula of docs/SEARCH.md computed by hand ({@link RankOracle});
+ * {@code total} counts
  * every match. In one meeting's transcript the same q finds the segments holding any clause,
  * ordered the same way by each segment's own rank, with the snippets transcript search shows.
  */
@@ -62,9 +61,6 @@ class MatchMostOracleTest {
     }
   }
 
-  /** What the oracle says of one meeting: the counted clauses it holds, its rank, the field of that rank. */
-  record Scored(Meeting meeting, int words, double rank, String field) {}
-
   @Test
   void matchMostAnswersWhatThePlainScanAnswers() {
     Map<String, Integer> met = new HashMap<>();
@@ -78,21 +74,21 @@ class MatchMostOracleTest {
       String what = "q=" + q + r.parameters() + " as " + r.key();
       assertEquals(200, answer.status(), what + ": " + answer.body());
       Workspace ws = DATA.stream().filter(w -> r.key().startsWith(w.slug())).findFirst().orElseThrow();
-      List<Scored> expected = new ArrayList<>();
+      List<RankOracle.Scored> expected = new ArrayList<>();
       for (Meeting m : ws.meetings()) {
         if (r.passes().test(m)) {
-          Scored s = scored(m, clauses);
+          RankOracle.Scored s = RankOracle.scored(m, clauses, Match.MOST);
           if (s != null) expected.add(s);
         }
       }
       JsonNode data = answer.json().get("data");
       assertEquals(expected.size(), answer.json().get("total").asInt(), what + ": total counts every match");
-      Map<String, Scored> byId = new HashMap<>();
-      for (Scored s : expected) byId.put(s.meeting().id(), s);
+      Map<String, RankOracle.Scored> byId = new HashMap<>();
+      for (RankOracle.Scored s : expected) byId.put(s.meeting().id(), s);
       Set<String> found = new LinkedHashSet<>();
-      Scored previous = null;
+      RankOracle.Scored previous = null;
       for (JsonNode hit : data) {
-        Scored s = byId.get(hit.get("meeting_id").asText());
+        RankOracle.Scored s = byId.get(hit.get("meeting_id").asText());
         assertTrue(s != null, what + ": a meeting that holds a clause and passes: " + hit);
         found.add(s.meeting().id());
         assertEquals(s.rank(), hit.get("rank").asDouble(), 1e-5, what + ": the rank of " + hit);
@@ -113,70 +109,6 @@ class MatchMostOracleTest {
     }
   }
 
-  /** The oracle's view of m under {@code match=most}: {@link #scored(Meeting, List, boolean)}. */
-  static Scored scored(Meeting m, List<List<String>> clauses) {
-    return scored(m, clauses, false);
-  }
-
-  /**
-   * The oracle's view of m for the clauses; null when no field matches: holds every clause
-   * ({@code all}, match=all) or any. Its rank: 0.35 where the title matches, or where higher the
-   * content rank where the minutes or the transcript matches, half the minutes' score and half
-   * the transcript's, each the weighted mean over the clauses it holds (SEARCH.md, "Ranks"); its
-   * field: the title's where the rank is, else the matching one of the two giving more.
-   */
-  static Scored scored(Meeting m, List<List<String>> clauses, boolean all) {
-    long counted = counted(clauses);
-    float[] weights = weights(clauses);
-    long every = (1L << clauses.size()) - 1;
-    long[] held = new long[3];
-    String[] texts = {m.title(), m.minutes(), m.transcript()};
-    double[] score = new double[3];
-    for (int f = 0; f < texts.length; f++) {
-      int[] tf = new int[clauses.size()];
-      for (QueryMatches.Span s : PlainScan.matches(texts[f], clauses)) tf[s.clause()]++;
-      for (int i = 0; i < tf.length; i++) {
-        if (tf[i] == 0) continue;
-        held[f] |= 1L << i;
-        score[f] += f == 0 ? 1 : fieldScore(tf[i], weights[i] / sum(weights), texts[f], f == 1 ? 400f : 10_000f);
-      }
-    }
-    boolean[] matches = new boolean[3];
-    for (int f = 0; f < 3; f++) matches[f] = all ? held[f] == every : held[f] != 0;
-    if (!matches[0] && !matches[1] && !matches[2]) return null;
-    double minutes = 0.5 * score[1], transcript = 0.5 * score[2];
-    double content = matches[1] || matches[2] ? minutes + transcript : 0;
-    int words = Long.bitCount((held[0] | held[1] | held[2]) & counted);
-    if (matches[0] && 0.35 >= content * (1 - 1e-6)) return new Scored(m, words, 0.35, "title");
-    String field = matches[1] && (minutes >= transcript * (1 - 1e-6) || !matches[2]) ? "protocol" : "transcript";
-    return new Scored(m, words, content, field);
-  }
-
-  /** A clause's score in a field: its weight's share times its saturated, length-normalised count. */
-  static double fieldScore(int tf, float share, String text, float typical) {
-    int length = SmallFloat.byte4ToInt(SmallFloat.intToByte4(PlainScan.words(text).size())); // as the norm keeps it
-    return share * tf / (tf + 4f * (0.25 + 0.75 * length / typical)); // k1 4, b 0.75 (SEARCH.md)
-  }
-
-  /** The clauses that count: those not all function words, or all when none is. */
-  static long counted(List<List<String>> clauses) {
-    long counted = 0;
-    for (int i = 0; i < clauses.size(); i++) if (!WordWeights.isFunctionWords(clauses.get(i))) counted |= 1L << i;
-    return counted != 0 ? counted : (1L << clauses.size()) - 1;
-  }
-
-  static float[] weights(List<List<String>> clauses) {
-    float[] w = new float[clauses.size()];
-    for (int i = 0; i < w.length; i++) w[i] = WordWeights.isFunctionWords(clauses.get(i)) ? WordWeights.FUNCTION_WORD : 1f;
-    return w;
-  }
-
-  static float sum(float[] weights) {
-    float all = 0;
-    for (float w : weights) all += w;
-    return all;
-  }
-
   /** A matching segment as the oracle orders it. */
   record Segment(int index, int words, double rank, String snippet) {}
 
@@ -195,8 +127,8 @@ class MatchMostOracleTest {
         + "&q=" + URLEncoder.encode(r.q().text(), StandardCharsets.UTF_8), r.key());
     String what = "transcript search of " + m.id() + " for " + r.q().text() + " as " + r.key();
     assertEquals(200, answer.status(), what + ": " + answer.body());
-    long counted = counted(clauses);
-    float[] weights = weights(clauses);
+    long counted = RankOracle.counted(clauses);
+    float[] weights = RankOracle.weights(clauses);
     List<Segment> matching = new ArrayList<>();
     for (int i = 0; i < m.segments().size(); i++) {
       String text = m.segments().get(i);
