@@ -58,6 +58,8 @@ import() {
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+declare -A med   # per jar and column of $store.txt (2 MB/s, 3 CPU s, 4 wall s): the median over the rounds
+ratio() { awk -v a="${med[this$1]}" -v b="${med[other$1]}" 'BEGIN {printf "%.2f", a / b}'; }
 
 for store in $STORES; do
   if [ "$store" = postgresql ]; then
@@ -72,12 +74,9 @@ for store in $STORES; do
   done
   [ "$store" != postgresql ] || pg_stop "$OUT/pg"
   for jar in this other; do
-    mbs=$(awk -v j=$jar '$1 == j {print $2}' "$OUT/$store.txt" | median)
-    cpu=$(awk -v j=$jar '$1 == j {print $3}' "$OUT/$store.txt" | median)
-    wall=$(awk -v j=$jar '$1 == j {print $4}' "$OUT/$store.txt" | median)
-    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median $mbs MB/s, $cpu CPU s, $wall s wall"
-    eval "${jar}_mbs=$mbs ${jar}_cpu=$cpu ${jar}_wall=$wall"
+    for col in 2 3 4; do med[$jar$col]=$(awk -v j=$jar -v c=$col '$1 == j {print $c}' "$OUT/$store.txt" | median); done
+    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median ${med[${jar}2]} MB/s, ${med[${jar}3]} CPU s, ${med[${jar}4]} s wall"
   done
-  echo "$store this/other: MB/s $(awk -v a="$this_mbs" -v b="$other_mbs" 'BEGIN {printf "%.2f", a / b}')x, CPU s $(awk -v a="$this_cpu" -v b="$other_cpu" 'BEGIN {printf "%.2f", a / b}')x, wall s $(awk -v a="$this_wall" -v b="$other_wall" 'BEGIN {printf "%.2f", a / b}')x"
+  echo "$store this/other: MB/s $(ratio 2)x, CPU s $(ratio 3)x, wall s $(ratio 4)x"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
