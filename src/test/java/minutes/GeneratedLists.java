@@ -248,7 +248,7 @@ public final class GeneratedLists {
     /** Opens the database for one property; closing it removes it. */
     public Database() throws IOException, SQLException {
       dir = Files.createTempDirectory("minutes-props-");
-      store = TestStore.create(dir);
+      store = TestStore.createMigrated(dir);
       importLines(List.of(workspaceLine("empty")));
       db = Db.open(store.store(), 2);
       try (Connection c = db.read()) {

@@ -70,7 +70,7 @@ class CustomerCountsTest {
       lines.add(Jackson.MAPPER.writeValueAsString(meeting));
     }
     Path file = Files.write(dir.resolve("data.ndjson"), lines);
-    try (TestStore store = TestStore.create(dir)) {
+    try (TestStore store = TestStore.createMigrated(dir)) {
       new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
       try (Db db = Db.open(store.store(), 2); MeetingOrder order = new MeetingOrder(db); Connection c = db.read()) {
         order.build();

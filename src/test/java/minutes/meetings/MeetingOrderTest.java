@@ -58,7 +58,7 @@ class MeetingOrderTest {
     }
     Path file = dir.resolve("data.ndjson");
     Files.write(file, lines);
-    try (TestStore store = TestStore.create(dir)) {
+    try (TestStore store = TestStore.createMigrated(dir)) {
       new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
       compare(store.store(), random);
     }

@@ -73,7 +73,7 @@ public abstract class SearchFixture {
             "An okapiword was seen.")
         .meeting("other", "secret", "Budget review with Müller", "2026-03-03T09:00:00Z", List.of("carl@other.com"),
             "Other workspace minutes about the zeppelin budget.", "zeppelin budget Müller")
-        .importInto((testStore = TestStore.create(dir)).store(), dir);
+        .importInto((testStore = TestStore.createMigrated(dir)).store(), dir);
     db = Db.open(testStore.store(), 4);
     index = SearchIndex.open(dir.resolve("index"), db);
     assertFalse(index.ready());

@@ -34,7 +34,7 @@ class DataSnapshotTest {
 
   @Test
   void aCallerGetsItsVersionOrANewerOneWaitingForTheRebuild() throws Exception {
-    try (TestStore test = TestStore.create(dir)) {
+    try (TestStore test = TestStore.createMigrated(dir)) {
       importMeeting(test.store()); // before opening: a SQLite file must exist
       check(test.store());
     }

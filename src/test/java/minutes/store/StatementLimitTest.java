@@ -37,7 +37,7 @@ class StatementLimitTest {
   }
 
   private Store store() {
-    testStore = TestStore.create(dir);
+    testStore = TestStore.createMigrated(dir);
     testStore.store().ensureCreated();
     return testStore.store();
   }

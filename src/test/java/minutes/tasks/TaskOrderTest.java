@@ -59,7 +59,7 @@ class TaskOrderTest {
           + new UUID(random.nextLong(), random.nextLong()) + "\",\"content_md\":\"x\",\"generated_at\":\"2026-01-01T00:00:00Z\",\"action_items\":[" + tasks + "]}]}");
     }
     Files.write(file, lines);
-    try (TestStore store = TestStore.create(dir)) {
+    try (TestStore store = TestStore.createMigrated(dir)) {
       new Importer(store.store(), Importer.Progress.NONE).run(List.of(file));
       compare(store.store(), random, meetingIds);
     }

@@ -46,7 +46,7 @@ class SearchSyncTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    testStore = TestStore.create(dir);
+    testStore = TestStore.createMigrated(dir);
     store = testStore.store();
     root = dir.resolve("index");
     SearchData data = new SearchData().workspace("acme", "ann@acme.com", "bob@acme.com");

@@ -75,7 +75,7 @@ class CompanyFacetPropertyTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    testStore = TestStore.create(dir);
+    testStore = TestStore.createMigrated(dir);
     importLines(List.of("{\"kind\":\"workspace\",\"slug\":\"seed\",\"name\":\"Seed\"}"));
     db = Db.open(testStore.store(), 2);
     index = SearchIndex.open(dir.resolve("index"), db);
