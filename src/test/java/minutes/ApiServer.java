@@ -95,7 +95,7 @@ public final class ApiServer implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     dir = Files.createTempDirectory("minutes-test-");
-    testStore = sqlite ? TestStore.createSqlite(dir) : TestStore.createMigrated(dir);
+    testStore = sqlite ? TestStore.createSqlite(dir) : TestStore.create(dir);
     Map<String, String> env = new HashMap<>(Map.of("MINUTES_HTTP_HOST", "127.0.0.1", "MINUTES_HTTP_PORT", "0",
         "MINUTES_INDEX_PATH", dir.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false",
         "MINUTES_DB_POOL_SIZE", "4",
