@@ -109,10 +109,14 @@ class MeetingOrderPropertyTest {
         GeneratedLists.paging(c, 200));
   }
 
-  /** r's order and page size over the workspace's whole list, from its start. */
+  /**
+   * r's order and page size over the workspace's whole list, from its start, narrowed by r's
+   * language alone when r has one (a third of them): with every other filter drawn too, a language
+   * that matched anything came up only 9 to 16 times a run, too few for the bound above.
+   */
   private static Request wholeList(Request r) {
     return new Request(GeneratedLists.workspaceKey(r.key()), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), r.order(), r.descending(),
+        Optional.empty(), Optional.empty(), Optional.empty(), r.language(), r.order(), r.descending(),
         GeneratedLists.firstPage(r.paging()));
   }
 
