@@ -60,6 +60,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * seconds per store.
  */
 class LanguageOracleTest {
+  private static final String ELLIPSIS = "\u2026";
   static final long DATA_SEED = Long.getLong("search.dataSeed", new SplittableRandom().nextLong());
   static final String WORKSPACE = "langs";
 
@@ -106,14 +107,20 @@ class LanguageOracleTest {
   record Found(Meeting meeting, String language, List<List<String>> clauses, boolean all, boolean any, int words) {}
 
   static Found scan(Meeting m, PlainScan.Query q) {
+    Reading reading = Reading.of(SHOWN.get(m.id()));
+    return scan(m, q, m.fields().stream().map(field -> PlainScan.words(field, reading)).toList());
+  }
+
+  /** As {@link #scan(Meeting, PlainScan.Query)}, over the words of each field, read already. */
+  static Found scan(Meeting m, PlainScan.Query q, List<List<PlainScan.Word>> fields) {
     String language = SHOWN.get(m.id());
     Reading reading = Reading.of(language);
     List<List<String>> clauses = q.clauses(reading);
     Set<Integer> anywhere = new HashSet<>();
     boolean all = false;
-    for (String field : m.fields()) {
+    for (List<PlainScan.Word> field : fields) {
       Set<Integer> held = new HashSet<>();
-      for (QueryMatches.Span s : PlainScan.matches(PlainScan.words(field, reading), clauses)) held.add(s.clause());
+      for (QueryMatches.Span s : PlainScan.matches(field, clauses)) held.add(s.clause());
       all |= !clauses.isEmpty() && held.size() == clauses.size();
       anywhere.addAll(held);
     }
@@ -177,7 +184,7 @@ class LanguageOracleTest {
         if (f.words < previous && previous != Integer.MAX_VALUE) met.merge("fewer words", 1, Integer::sum);
         previous = f.words;
       }
-      marks(what, hit.get("snippet").asText(), f);
+      marks(what, hit.get("snippet").asText(), f, fields(f));
       met.merge("hit " + Reading.of(f.language), 1, Integer::sum);
     }
     met.merge(expected.isEmpty() ? "none" : "some", 1, Integer::sum);
@@ -198,10 +205,23 @@ class LanguageOracleTest {
         + "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), WORKSPACE);
     String what = a.text() + " in the transcript of " + m;
     assertEquals(200, answer.status(), what + ": " + answer.body());
-    Map<Integer, Found> expected = new TreeMap<>();
+    // The server reads the segments as one text, each followed by a line break (SegmentSearch):
+    // Thai's dictionary splits a run by the text around it, even across a line break.
+    StringBuilder joined = new StringBuilder();
+    int[] starts = new int[m.segments().size()];
     for (int i = 0; i < m.segments().size(); i++) {
-      Found f = scan(new Meeting(m.id(), m.language(), m.declared(), "", "", List.of(m.segments().get(i))), a.q);
+      starts[i] = joined.length();
+      joined.append(m.segments().get(i)).append('\n');
+    }
+    Reading reading = Reading.of(SHOWN.get(m.id()));
+    Map<Integer, Found> expected = new TreeMap<>();
+    Map<Integer, Place> read = new HashMap<>();
+    for (int i = 0; i < m.segments().size(); i++) {
+      String segment = m.segments().get(i);
+      List<PlainScan.Word> words = wordsWithin(joined.toString(), starts[i], starts[i] + segment.length(), reading);
+      Found f = scan(new Meeting(m.id(), m.language(), m.declared(), "", "", List.of(segment)), a.q, List.of(words));
       if (a.match.equals("all") ? f.all : f.any) expected.put(i, f);
+      read.put(i, new Place(segment, words));
     }
     List<Integer> found = new ArrayList<>();
     int previous = Integer.MAX_VALUE;
@@ -214,7 +234,7 @@ class LanguageOracleTest {
         assertTrue(f.words <= previous, what + ": more words first, then " + s);
         previous = f.words;
       }
-      marks(what, s.get("snippet").asText(), f);
+      marks(what, s.get("snippet").asText(), f, List.of(read.get(index)));
     }
     if (a.match.equals("most")) found.sort(Comparator.naturalOrder());
     assertEquals(List.copyOf(expected.keySet()), found, what + ": the segments found");
@@ -223,11 +243,11 @@ class LanguageOracleTest {
 
   /**
    * A snippet marks what it matched, and every mark ends where a word of the query ends, as the
-   * meeting reads the snippet's text, and starts where one starts or where the mark before it
+   * server read the place the snippet was taken from ({@link #wordsInPlace}), and starts where one starts or where the mark before it
    * ended (overlapping matches, 議事録 and 事録は in 議事録は, are marked from where the first ends,
    * as English overlapping phrases always were): never half a word or a CJK pair.
    */
-  static void marks(String what, String snippet, Found f) {
+  static void marks(String what, String snippet, Found f, List<Place> places) {
     // The snippet without marks, its entities read, and where each mark starts and ends in it.
     StringBuilder plain = new StringBuilder();
     List<int[]> marks = new ArrayList<>();
@@ -256,7 +276,7 @@ class LanguageOracleTest {
     Set<String> terms = new HashSet<>();
     f.clauses.forEach(terms::addAll);
     Set<Integer> starts = new HashSet<>(), ends = new HashSet<>();
-    for (PlainScan.Word w : PlainScan.words(plain.toString(), Reading.of(f.language))) {
+    for (PlainScan.Word w : wordsInPlace(plain.toString(), places, Reading.of(f.language))) {
       if (terms.contains(w.term())) {
         starts.add(w.start());
         ends.add(w.end());
@@ -269,6 +289,46 @@ class LanguageOracleTest {
           what + ": the mark \"" + marked + "\" covers whole words of the query " + f.clauses + ": " + snippet);
       previousEnd = mark[1];
     }
+  }
+
+  /** A text the server reads (a field, a segment) and its words as read in place, at the text's offsets. */
+  record Place(String text, List<PlainScan.Word> words) {}
+
+  /** The meeting's fields, each read whole by the meeting's reading. */
+  static List<Place> fields(Found f) {
+    return f.meeting.fields().stream().map(t -> new Place(t, PlainScan.words(t, Reading.of(f.language)))).toList();
+  }
+
+  /**
+   * The words of a snippet's text as the server read the place it was taken from: the first
+   * place that holds it (its ellipses aside), the words within the snippet at the snippet's
+   * offsets; the snippet read alone where no place holds it as shown. Thai's dictionary splits a
+   * run by the text around it, and the server reads whole fields.
+   */
+  static List<PlainScan.Word> wordsInPlace(String snippet, List<Place> places, Reading reading) {
+    int lead = snippet.startsWith(ELLIPSIS) ? ELLIPSIS.length() : 0;
+    String shown = snippet.substring(lead, snippet.endsWith(ELLIPSIS) ? snippet.length() - ELLIPSIS.length() : snippet.length());
+    for (Place place : places) {
+      int at = place.text.indexOf(shown);
+      if (at < 0 || shown.isEmpty()) continue;
+      List<PlainScan.Word> out = new ArrayList<>();
+      for (PlainScan.Word w : place.words) {
+        if (w.start() >= at && w.end() <= at + shown.length()) {
+          out.add(new PlainScan.Word(w.term(), w.position(), w.start() - at + lead, w.end() - at + lead, w.pair()));
+        }
+      }
+      return out;
+    }
+    return PlainScan.words(snippet, reading);
+  }
+
+  /** The words of text[from, to) as reading reads the whole text, at offsets from {@code from}. */
+  static List<PlainScan.Word> wordsWithin(String text, int from, int to, Reading reading) {
+    List<PlainScan.Word> out = new ArrayList<>();
+    for (PlainScan.Word w : PlainScan.words(text, reading)) {
+      if (w.start() >= from && w.end() <= to) out.add(new PlainScan.Word(w.term(), w.position(), w.start() - from, w.end() - from, w.pair()));
+    }
+    return out;
   }
 
   /** A generated request: a query of {@link LanguageTalk#query}, a match mode, a language filter now and then. */
