@@ -301,16 +301,21 @@ class LanguageOracleTest {
 
   /**
    * The words of a snippet's text as the server read the place it was taken from: the first
-   * place that holds it (its ellipses aside), the words within the snippet at the snippet's
+   * place that holds it where its ellipses say (none before: at the start; none after: at the
+   * end), the words within the snippet at the snippet's
    * offsets; the snippet read alone where no place holds it as shown. Thai's dictionary splits a
    * run by the text around it, and the server reads whole fields.
    */
   static List<PlainScan.Word> wordsInPlace(String snippet, List<Place> places, Reading reading) {
     int lead = snippet.startsWith(ELLIPSIS) ? ELLIPSIS.length() : 0;
-    String shown = snippet.substring(lead, snippet.endsWith(ELLIPSIS) ? snippet.length() - ELLIPSIS.length() : snippet.length());
+    boolean toEnd = !snippet.endsWith(ELLIPSIS);
+    String shown = snippet.substring(lead, toEnd ? snippet.length() : snippet.length() - ELLIPSIS.length());
     for (Place place : places) {
-      int at = place.text.indexOf(shown);
-      if (at < 0 || shown.isEmpty()) continue;
+      // No ellipsis before: the snippet starts where the place starts; none after: it ends there.
+      int at = lead == 0 ? 0 : toEnd ? place.text.length() - shown.length() : place.text.indexOf(shown);
+      if (shown.isEmpty() || at < 0 || !place.text.startsWith(shown, at) || toEnd && lead == 0 && !place.text.equals(shown)) {
+        continue;
+      }
       List<PlainScan.Word> out = new ArrayList<>();
       for (PlainScan.Word w : place.words) {
         if (w.start() >= at && w.end() <= at + shown.length()) {
