@@ -59,10 +59,20 @@ final class Generation implements Closeable {
     return open(dir, IndexWriterConfig.OpenMode.APPEND);
   }
 
-  /** Creates a generation in an empty directory, for a full build. */
+  /**
+   * Creates a generation in an empty directory, for a full build: locked first, then its format
+   * written, so that another process's clean-up ({@link IndexDirs#deleteUnused}) finds it held
+   * while the format file is forced to disk.
+   */
   static Generation create(Path dir) throws IOException {
-    IndexFormat.CURRENT.writeTo(dir);
-    return open(dir, IndexWriterConfig.OpenMode.CREATE);
+    Generation g = open(dir, IndexWriterConfig.OpenMode.CREATE);
+    try {
+      IndexFormat.CURRENT.writeTo(dir);
+    } catch (IOException | RuntimeException e) {
+      g.close();
+      throw e;
+    }
+    return g;
   }
 
   /**

@@ -81,9 +81,10 @@ public final class IndexBuilds {
       throws IOException, SQLException {
     long started = System.nanoTime();
     Path dir = IndexDirs.createNext(root);
+    String name = dir.getFileName().toString();
     boolean flipped = false;
     try {
-      long seq;
+      long seq, bytes;
       Indexer.Stats stats;
       try (Generation g = Generation.create(dir); Connection c = db.read()) {
         c.setAutoCommit(false);
@@ -99,13 +100,15 @@ public final class IndexBuilds {
           c.rollback();
         }
         g.commit(seq);
+        // Named live while still locked: unlocked and not yet live, it would be taken for a
+        // leftover by another build's clean-up (an import's and a server's build at once,
+        // ConcurrentBuildsTest). A server that reads CURRENT meanwhile finds it held and retries.
+        IndexDirs.flip(root, name);
+        flipped = true;
+        bytes = IndexDirs.size(dir); // while held: once a later build is live, this one may go
       }
-      String name = dir.getFileName().toString();
-      IndexDirs.flip(root, name);
-      flipped = true;
       IndexDirs.deleteUnused(root, name); // a running server keeps its own until it has switched
-      return new Built(name, stats.meetings(), stats.chars(), (System.nanoTime() - started) / 1e9,
-          IndexDirs.size(dir), seq);
+      return new Built(name, stats.meetings(), stats.chars(), (System.nanoTime() - started) / 1e9, bytes, seq);
     } finally {
       if (!flipped) IndexDirs.deleteTree(dir);
     }

@@ -83,16 +83,18 @@ public final class IndexDirs {
    * new, never part of either.
    */
   static void writeAtomically(Path file, String text) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-      ch.force(true);
-    }
+    // A name of its own: two builds (an import's and a server's) may name CURRENT at once.
+    Path tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
     try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+        ch.force(true);
+      }
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException("the file system under " + file.getParent() + " cannot rename atomically", e);
+    } finally {
+      Files.deleteIfExists(tmp); // gone once moved
     }
     try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
       dir.force(true); // make the rename itself durable
@@ -102,15 +104,17 @@ public final class IndexDirs {
   }
 
   /**
-   * Deletes every generation but {@code live} that nobody holds open: the one a server just
-   * switched away from, or leftovers of a crash or an interrupted reindex. A build in
-   * progress holds its write lock from the start, so it is never taken for a leftover.
+   * Deletes every generation but {@code live} that nobody holds open and CURRENT does not name:
+   * the one a server just switched away from, or leftovers of a crash or an interrupted reindex.
+   * A build holds its write lock from just after creating its directory until CURRENT names it
+   * (IndexBuilds.rebuild), and each generation is judged and deleted under its own write lock,
+   * so neither a build in progress nor one another build has just named live is taken for a
+   * leftover.
    */
   static void deleteUnused(Path root, String live) {
     try {
       for (Path dir : generations(root)) {
-        if (!dir.getFileName().toString().equals(live) && unlocked(dir)) {
-          deleteTree(dir);
+        if (!dir.getFileName().toString().equals(live) && deletedUnlessUsed(root, dir)) {
           log.info("deleted unused search index {}", dir);
         }
       }
@@ -119,13 +123,15 @@ public final class IndexDirs {
     }
   }
 
-  private static boolean unlocked(Path dir) throws IOException {
+  private static boolean deletedUnlessUsed(Path root, Path dir) throws IOException {
     // Risk: Lock is @lucene.internal; if obtaining the write lock no longer told whether a writer
     // holds it, a generation in use could be deleted, which SearchSyncTest's reindex switch shows.
     try (FSDirectory d = FSDirectory.open(dir); Lock lock = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+      if (dir.getFileName().toString().equals(current(root))) return false;
+      deleteTree(dir);
       return true;
-    } catch (LockObtainFailedException e) {
-      return false;
+    } catch (LockObtainFailedException | NoSuchFileException e) {
+      return false; // held, or deleted by another process a moment ago
     }
   }
 

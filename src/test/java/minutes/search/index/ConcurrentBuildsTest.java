@@ -1,0 +1,62 @@
+package minutes.search.index;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import minutes.TestStore;
+import minutes.search.SearchData;
+import minutes.store.Db;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * Full builds of one index folder at the same time, as an import's and a running server's (or
+ * a reindex's) are: each build's clean-up leaves the other's generation alone, every build
+ * succeeds, and CURRENT names a whole generation afterwards. An import's build once found its
+ * new generation deleted by a server's clean-up (ChangeStreamTest, 2026-12-06): a build was
+ * unlocked between its commit and CURRENT naming it.
+ */
+class ConcurrentBuildsTest {
+  static final int MEETINGS = 12, ROUNDS = 20;
+
+  @TempDir Path dir;
+
+  @Test
+  void twoBuildsAtOnceNeitherDeletesTheOthers() throws Exception {
+    SearchData data = new SearchData().workspace("acme", "ann@acme.com");
+    for (int i = 0; i < MEETINGS; i++) {
+      data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "alpha " + i);
+    }
+    Path root = dir.resolve("index");
+    ExecutorService two = Executors.newFixedThreadPool(2);
+    try (TestStore testStore = TestStore.createMigrated(dir)) {
+      data.importInto(testStore.store(), dir);
+      for (int round = 0; round < ROUNDS; round++) {
+        CyclicBarrier together = new CyclicBarrier(2);
+        List<Future<IndexBuilds.Built>> builds = new ArrayList<>();
+        for (int b = 0; b < 2; b++) {
+          builds.add(two.submit(() -> {
+            try (Db db = Db.open(testStore.store(), 1)) { // each as its own process would
+              together.await();
+              return IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE);
+            }
+          }));
+        }
+        for (Future<IndexBuilds.Built> b : builds) assertEquals(MEETINGS, b.get().meetings(), "round " + round);
+        String live = IndexDirs.current(root);
+        assertNotNull(live, "round " + round + ": CURRENT names a generation that exists");
+        try (Generation g = Generation.open(root, live)) {
+          assertEquals(MEETINGS, g.numDocs(), "round " + round);
+        }
+      }
+    } finally {
+      two.shutdownNow();
+    }
+  }
+}
