@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import minutes.TestJvm;
 import minutes.TestStore;
 import minutes.store.Importer;
 import org.junit.jupiter.api.AfterEach;
@@ -70,9 +71,7 @@ class ShutdownTest {
     Path config = dir.resolve("minutes.properties");
     Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index")
         + "\nhttp.shutdown_seconds=" + shutdownSeconds + "\nsearch.warmup_ms=0\n");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        "minutes.cli.Main", "serve", "--config", config.toString())
+    server = new ProcessBuilder(TestJvm.command("serve", "--config", config.toString()))
         .redirectError(dir.resolve("server.log").toFile())
         .start();
     BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import minutes.TestJvm;
 import minutes.TestStore;
 import minutes.store.Sql;
 import org.junit.jupiter.api.AfterEach;
@@ -53,9 +54,7 @@ class FirstStartTest {
       Path config = dir.resolve(name + ".properties");
       Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index-" + name)
           + "\nsearch.warmup_ms=0\n");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      nodes.add(new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx384m", "-cp",
-          System.getProperty("java.class.path"), "minutes.cli.Main", "serve", "--config", config.toString())
+      nodes.add(new ProcessBuilder(TestJvm.command("serve", "--config", config.toString()))
           .redirectError(dir.resolve(name + ".log").toFile()).start());
     }
     List<String> demoKeys = new ArrayList<>();

@@ -36,6 +36,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import minutes.TestJvm;
 import minutes.cli.Cli;
 import minutes.keys.Scope;
 import minutes.keys.ApiKeys;
@@ -345,12 +346,7 @@ class FaultTest {
 
   /** Runs a minutes command as its own JVM, output appended to logs/NAME.log. */
   private Process cli(String name, String... args) throws IOException {
-    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp,
-        "minutes.cli.Main"));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+    ProcessBuilder pb = new ProcessBuilder(TestJvm.command(args)).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("logs").resolve(name.replaceAll("-\\d+$", "") + ".log").toFile()));
     pb.environment().putAll(store.env());
     pb.environment().put("MINUTES_INDEX_PATH", dir.resolve("index").toString());

@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.CliRun;
+import minutes.TestJvm;
 import minutes.TestLines;
 import minutes.TestStore;
 import org.junit.jupiter.api.AfterEach;
@@ -70,9 +71,7 @@ class WebhookFailoverTest {
     Path config = dir.resolve(name + ".properties");
     Files.writeString(config, "http.port=0\n" + store.properties() + "index.path=" + dir.resolve("index-" + name)
         + "\nsearch.warmup_ms=0\n");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        "minutes.cli.Main", "serve", "--config", config.toString())
+    Process p = new ProcessBuilder(TestJvm.command("serve", "--config", config.toString()))
         .redirectError(dir.resolve(name + ".log").toFile())
         .start();
     nodes.add(p);
