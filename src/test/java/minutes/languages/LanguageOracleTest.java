@@ -29,6 +29,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import minutes.ApiServer;
 import minutes.Property;
 import minutes.languages.LanguageTalk.Meeting;
@@ -207,21 +208,18 @@ class LanguageOracleTest {
     assertEquals(200, answer.status(), what + ": " + answer.body());
     // The server reads the segments as one text, each followed by a line break (SegmentSearch):
     // Thai's dictionary splits a run by the text around it, even across a line break.
-    StringBuilder joined = new StringBuilder();
-    int[] starts = new int[m.segments().size()];
-    for (int i = 0; i < m.segments().size(); i++) {
-      starts[i] = joined.length();
-      joined.append(m.segments().get(i)).append('\n');
-    }
-    Reading reading = Reading.of(SHOWN.get(m.id()));
+    String joined = m.segments().stream().map(segment -> segment + "\n").collect(Collectors.joining());
+    List<PlainScan.Word> all = PlainScan.words(joined, Reading.of(SHOWN.get(m.id())));
     Map<Integer, Found> expected = new TreeMap<>();
-    Map<Integer, Place> read = new HashMap<>();
+    List<Place> read = new ArrayList<>();
+    int start = 0;
     for (int i = 0; i < m.segments().size(); i++) {
       String segment = m.segments().get(i);
-      List<PlainScan.Word> words = wordsWithin(joined.toString(), starts[i], starts[i] + segment.length(), reading);
+      List<PlainScan.Word> words = within(all, start, start + segment.length(), -start);
+      start += segment.length() + 1;
       Found f = scan(new Meeting(m.id(), m.language(), m.declared(), "", "", List.of(segment)), a.q, List.of(words));
       if (a.match.equals("all") ? f.all : f.any) expected.put(i, f);
-      read.put(i, new Place(segment, words));
+      read.add(new Place(segment, words));
     }
     List<Integer> found = new ArrayList<>();
     int previous = Integer.MAX_VALUE;
@@ -302,38 +300,28 @@ class LanguageOracleTest {
   /**
    * The words of a snippet's text as the server read the place it was taken from: the first
    * place that holds it where its ellipses say (none before: at the start; none after: at the
-   * end), the words within the snippet at the snippet's
-   * offsets; the snippet read alone where no place holds it as shown. Thai's dictionary splits a
-   * run by the text around it, and the server reads whole fields.
+   * end), the words within the snippet at the snippet's offsets; the snippet read alone where no
+   * place holds it as shown. Thai's dictionary splits a run by the text around it, and the
+   * server reads whole fields.
    */
   static List<PlainScan.Word> wordsInPlace(String snippet, List<Place> places, Reading reading) {
     int lead = snippet.startsWith(ELLIPSIS) ? ELLIPSIS.length() : 0;
     boolean toEnd = !snippet.endsWith(ELLIPSIS);
     String shown = snippet.substring(lead, toEnd ? snippet.length() : snippet.length() - ELLIPSIS.length());
     for (Place place : places) {
-      // No ellipsis before: the snippet starts where the place starts; none after: it ends there.
       int at = lead == 0 ? 0 : toEnd ? place.text.length() - shown.length() : place.text.indexOf(shown);
-      if (shown.isEmpty() || at < 0 || !place.text.startsWith(shown, at) || toEnd && lead == 0 && !place.text.equals(shown)) {
-        continue;
+      int end = at + shown.length();
+      if (!shown.isEmpty() && at >= 0 && place.text.startsWith(shown, at) && (!toEnd || end == place.text.length())) {
+        return within(place.words, at, end, lead - at);
       }
-      List<PlainScan.Word> out = new ArrayList<>();
-      for (PlainScan.Word w : place.words) {
-        if (w.start() >= at && w.end() <= at + shown.length()) {
-          out.add(new PlainScan.Word(w.term(), w.position(), w.start() - at + lead, w.end() - at + lead, w.pair()));
-        }
-      }
-      return out;
     }
     return PlainScan.words(snippet, reading);
   }
 
-  /** The words of text[from, to) as reading reads the whole text, at offsets from {@code from}. */
-  static List<PlainScan.Word> wordsWithin(String text, int from, int to, Reading reading) {
-    List<PlainScan.Word> out = new ArrayList<>();
-    for (PlainScan.Word w : PlainScan.words(text, reading)) {
-      if (w.start() >= from && w.end() <= to) out.add(new PlainScan.Word(w.term(), w.position(), w.start() - from, w.end() - from, w.pair()));
-    }
-    return out;
+  /** The words that lie within [from, to), their offsets moved by {@code shift}. */
+  static List<PlainScan.Word> within(List<PlainScan.Word> words, int from, int to, int shift) {
+    return words.stream().filter(w -> w.start() >= from && w.end() <= to)
+        .map(w -> new PlainScan.Word(w.term(), w.position(), w.start() + shift, w.end() + shift, w.pair())).toList();
   }
 
   /** A generated request: a query of {@link LanguageTalk#query}, a match mode, a language filter now and then. */
