@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The command line of minutes' CLI ({@code minutes.cli.Main}) in a JVM of its own, for the tests
  * that need a real process (to kill, to signal, or as a second node): this JVM and its test
- * class path; the client compiler and the serial collector with a small heap, since such a
- * process lives seconds and serves a few requests (the suite's own JVM runs the same way, pom.xml).
+ * class path; the client compiler (as the suite's own JVM, pom.xml) and the serial collector
+ * with a small heap, since such a process lives seconds and serves a few requests.
  */
 public final class TestJvm {
   private TestJvm() {}

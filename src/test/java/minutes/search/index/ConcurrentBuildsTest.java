@@ -7,6 +7,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import minutes.TestStore;
 import minutes.search.SearchData;
 import minutes.store.Db;
@@ -34,8 +35,7 @@ class ConcurrentBuildsTest {
       data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "alpha " + i);
     }
     Path root = dir.resolve("index");
-    ExecutorService two = Executors.newFixedThreadPool(2);
-    try (TestStore testStore = TestStore.createMigrated(dir)) {
+    try (TestStore testStore = TestStore.createMigrated(dir); ExecutorService two = Executors.newFixedThreadPool(2)) {
       data.importInto(testStore.store(), dir);
       for (int round = 0; round < ROUNDS; round++) {
         CyclicBarrier together = new CyclicBarrier(2);
@@ -43,7 +43,7 @@ class ConcurrentBuildsTest {
         for (int b = 0; b < 2; b++) {
           builds.add(two.submit(() -> {
             try (Db db = Db.open(testStore.store(), 1)) { // each as its own process would
-              together.await();
+              together.await(30, TimeUnit.SECONDS); // a build that failed to start fails the other, not hangs it
               return IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE);
             }
           }));
@@ -55,8 +55,6 @@ class ConcurrentBuildsTest {
           assertEquals(MEETINGS, g.numDocs(), "round " + round);
         }
       }
-    } finally {
-      two.shutdownNow();
     }
   }
 }
