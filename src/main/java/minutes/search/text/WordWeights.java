@@ -14,12 +14,13 @@ import org.apache.lucene.analysis.snowball.SnowballFilter;
 /**
  * How much a word of a query tells, from a fixed table shipped with Lucene, never from the data
  * (decisions.md, "Finding what people ask"): a function word (the Snowball project's English
- * stop words, BSD-licensed, as lucene-analysis-common ships them: "the", "what", "did", "about")
- * weighs {@link #FUNCTION_WORD}, every other word 1. So "the" no longer counts as much as
- * "budget", yet a query of function words alone still finds what it says. A phrase weighs 1
- * unless all its words are function words. Analysed as the index analyses words, so "was" is
- * held as "wa". Each {@link Reading} has its language's Snowball list ("der", "und", "и"...);
- * Chinese, Japanese, Korean and Thai none, so that every word counts. Stateless.
+ * stop words, BSD-licensed, as lucene-analysis-common ships them: "the", "what", "did", "about",
+ * and for English also {@link #ASKING_WORDS}) weighs {@link #FUNCTION_WORD}, every other word 1.
+ * So "the" no longer counts as much as "budget", yet a query of function words alone still finds
+ * what it says. A phrase weighs 1 unless all its words are function words. Analysed as the index
+ * analyses words, so "was" is held as "wa". Each {@link Reading} has its language's Snowball list
+ * ("der", "und", "и"...); Chinese, Japanese, Korean and Thai none, so that every word counts.
+ * Stateless.
  */
 public final class WordWeights {
   private WordWeights() {}
@@ -27,12 +28,23 @@ public final class WordWeights {
   /** A function word's weight against a word that tells: near nothing, but not nothing. */
   public static final float FUNCTION_WORD = 0.05f;
 
+  /**
+   * The words with which a question about a meeting asks rather than names its subject
+   * ("Summarize the discussion about", "What did they think of", "What was said about"): agents
+   * send such questions, nearly every meeting holds these words somewhere, and counted as words
+   * that tell they put a meeting that holds one more of them before the one about the subject.
+   * Function words of the default reading besides Snowball's; the nouns a question may also be
+   * about ("group", "team", "meeting") are not among them (docs/BENCHMARKS.md, "Relevance").
+   */
+  static final String ASKING_WORDS = "summarize summarise summary discuss discussed discussing discussion"
+      + " talk talked talking say said says think thought opinion regarding according mention mentioned";
+
   private static final Map<Reading, Set<String>> FUNCTION_WORDS = new EnumMap<>(Reading.class);
 
   static {
     for (Reading r : Reading.values()) {
-      FUNCTION_WORDS.put(r, r.stopList == null ? Set.of()
-          : Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), snowball(r.stopList))));
+      String words = r.stopList == null ? "" : snowball(r.stopList) + (r == Reading.DEFAULT ? " " + ASKING_WORDS : "");
+      FUNCTION_WORDS.put(r, Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), words)));
     }
   }
 

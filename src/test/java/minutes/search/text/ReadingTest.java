@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import minutes.StoreIndependent;
@@ -58,5 +59,21 @@ class ReadingTest {
     assertEquals(0b111, english.counted(), "no English function word among them");
     assertEquals(0b01, SearchQuery.parse("расходы и", SearchAnalyzer.of("ru")).counted());
     assertEquals(0b11, SearchQuery.parse("预算 会议", SearchAnalyzer.of("zh")).counted());
+  }
+
+  @Test
+  void englishQuestionsAskingAboutAMeetingCountOnlyWhatTheyAskAbout() throws SearchQuery.Refused {
+    SearchQuery question = SearchQuery.parse("Summarize what they said in the discussions about the budget", new SearchAnalyzer());
+    int budget = question.clauses.indexOf(List.of("budget"));
+    assertEquals(1L << budget, question.counted(), question.clauses.toString());
+    for (String asking : List.of("discussions", "Discussed", "talking", "says", "thoughts", "opinions", "regarding",
+        "mentioned", "summary")) {
+      assertTrue(WordWeights.isFunctionWords(SearchQuery.parse(asking, new SearchAnalyzer()).clauses.getFirst()), asking);
+    }
+    for (String subject : List.of("group", "team", "meeting", "decision", "budget")) {
+      SearchQuery q = SearchQuery.parse(subject, new SearchAnalyzer());
+      assertEquals(1f, q.weights()[0], subject);
+    }
+    assertEquals(0b10, SearchQuery.parse("la discussion", SearchAnalyzer.of("fr")).counted(), "English's only");
   }
 }
