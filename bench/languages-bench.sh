@@ -20,6 +20,8 @@ MIX=${MIX_OUT:-bench/out/languages}
 OUT=$EN
 source bench/transcript-corpus.sh   # builds; JAVA, CP, RUN, BUILD; the English corpus if missing
 BENCH=("${JVM[@]}" -cp "$CP" minutes.search.SearchBench)
+# The English queries, as bench/search-bench.sh makes them, when the corpus was made here.
+[ -f "$EN/queries.txt" ] || "${BENCH[@]}" queries "$EN/index" "$EN/queries.txt"
 unset MINUTES_DB_PATH MINUTES_INDEX_PATH MINUTES_HTTP_PORT
 mkdir -p "$MIX"
 SERVERS=$(mktemp)   # serve runs in a command substitution: its pids come back through this file
