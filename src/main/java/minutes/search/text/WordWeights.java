@@ -36,8 +36,9 @@ public final class WordWeights {
    * Function words of the default reading besides Snowball's; the nouns a question may also be
    * about ("group", "team", "meeting") are not among them (docs/BENCHMARKS.md, "Relevance").
    */
-  static final String ASKING_WORDS = "summarize summarise summary discuss discussed discussing discussion"
-      + " talk talked talking say said says think thought opinion regarding according mention mentioned";
+  static final String ASKING_WORDS = "summarize summarized summarizing summarise summarised summarising summary"
+      + " discuss discussed discussing discussion talk talked talking say said saying think thought thinking"
+      + " mention mentioned mentioning opinion regarding according";
 
   private static final Map<Reading, Set<String>> FUNCTION_WORDS = new EnumMap<>(Reading.class);
 

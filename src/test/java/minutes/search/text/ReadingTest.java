@@ -66,8 +66,8 @@ class ReadingTest {
     SearchQuery question = SearchQuery.parse("Summarize what they said in the discussions about the budget", new SearchAnalyzer());
     int budget = question.clauses.indexOf(List.of("budget"));
     assertEquals(1L << budget, question.counted(), question.clauses.toString());
-    for (String asking : List.of("discussions", "Discussed", "talking", "says", "thoughts", "opinions", "regarding",
-        "mentioned", "summary")) {
+    for (String asking : List.of("discussions", "Discussed", "talking", "says", "thoughts", "thinking", "opinions",
+        "regarding", "mentioned", "summarised", "summary")) {
       assertTrue(WordWeights.isFunctionWords(SearchQuery.parse(asking, new SearchAnalyzer()).clauses.getFirst()), asking);
     }
     for (String subject : List.of("group", "team", "meeting", "decision", "budget")) {
