@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 
 /**
- * How much a word of a query tells, from a fixed table shipped with Lucene, never from the data
+ * How much a word of a query tells, from fixed lists shipped with minutes, never from the data
  * (decisions.md, "Finding what people ask"): a function word (the Snowball project's English
  * stop words, BSD-licensed, as lucene-analysis-common ships them: "the", "what", "did", "about",
  * and for English also {@link #ASKING_WORDS}) weighs {@link #FUNCTION_WORD}, every other word 1.
