@@ -68,6 +68,8 @@ class LanguageOracleTest {
   static final List<Meeting> DATA = new ArrayList<>();
   /** Each meeting's language as the server shows it (its declared one, or what detection found). */
   static final Map<String, String> SHOWN = new HashMap<>();
+  /** Each meeting's fields read once: they do not change from one query to the next. */
+  static final Map<String, Fields> READ = new HashMap<>();
 
   @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson", Map.of(), out -> {
     for (String language : LANGUAGES) POOLS.put(language, pool(language));
@@ -93,8 +95,14 @@ class LanguageOracleTest {
     assertEquals(DATA.size(), SHOWN.size(), "every generated meeting is listed");
     for (Meeting m : DATA) {
       if (m.declared() != null) assertEquals(m.declared(), SHOWN.get(m.id()), "the declared language is the meeting's: " + m);
+      Reading reading = Reading.of(SHOWN.get(m.id()));
+      READ.put(m.id(), new Fields(m.fields().stream().map(t -> new Place(t, PlainScan.words(t, reading))).toList(),
+          m.fields().stream().map(PlainScan::words).toList()));
     }
   }
+
+  /** A meeting's fields as its own reading reads them, and their words as the English reading reads them. */
+  record Fields(List<Place> own, List<List<PlainScan.Word>> english) {}
 
   /** A request: q, its match mode, and the language it filters by (null: none). */
   record Asked(PlainScan.Query q, String match, String language) {
@@ -104,24 +112,27 @@ class LanguageOracleTest {
     }
   }
 
-  /** What the oracle finds in one meeting: the clauses its reading reads from q, and which it holds where. */
-  record Found(Meeting meeting, String language, List<List<String>> clauses, boolean all, boolean any, int words) {}
+  /**
+   * What the oracle finds in one meeting: the clauses its reading reads from q, and which it holds
+   * where; {@code places}: the texts it was read in, where a snippet's marks are checked.
+   */
+  record Found(Meeting meeting, String language, List<List<String>> clauses, boolean all, boolean any, int words,
+      List<Place> places) {}
 
   static Found scan(Meeting m, PlainScan.Query q) {
-    Reading reading = Reading.of(SHOWN.get(m.id()));
-    return scan(m, q, m.fields().stream().map(field -> PlainScan.words(field, reading)).toList());
+    return scan(m, q, READ.get(m.id()).own());
   }
 
-  /** As {@link #scan(Meeting, PlainScan.Query)}, over the words of each field, read already. */
-  static Found scan(Meeting m, PlainScan.Query q, List<List<PlainScan.Word>> fields) {
+  /** As {@link #scan(Meeting, PlainScan.Query)}, over the given texts of the meeting, read already. */
+  static Found scan(Meeting m, PlainScan.Query q, List<Place> places) {
     String language = SHOWN.get(m.id());
     Reading reading = Reading.of(language);
     List<List<String>> clauses = q.clauses(reading);
     Set<Integer> anywhere = new HashSet<>();
     boolean all = false;
-    for (List<PlainScan.Word> field : fields) {
+    for (Place place : places) {
       Set<Integer> held = new HashSet<>();
-      for (QueryMatches.Span s : PlainScan.matches(field, clauses)) held.add(s.clause());
+      for (QueryMatches.Span s : PlainScan.matches(place.words(), clauses)) held.add(s.clause());
       all |= !clauses.isEmpty() && held.size() == clauses.size();
       anywhere.addAll(held);
     }
@@ -130,7 +141,7 @@ class LanguageOracleTest {
     for (int i = 0; i < clauses.size(); i++) if (!WordWeights.isFunctionWords(clauses.get(i), reading)) counted.add(i);
     if (counted.isEmpty()) for (int i = 0; i < clauses.size(); i++) counted.add(i);
     int words = (int) counted.stream().filter(anywhere::contains).count();
-    return new Found(m, language, clauses, all, !anywhere.isEmpty(), words);
+    return new Found(m, language, clauses, all, !anywhere.isEmpty(), words, places);
   }
 
   /**
@@ -158,9 +169,9 @@ class LanguageOracleTest {
       if (a.match.equals("all") ? f.all : f.any) expected.put(m.id(), f);
       List<List<String>> english = a.q.clauses(Reading.DEFAULT);
       boolean englishMatch = false;
-      for (String field : m.fields()) {
+      for (List<PlainScan.Word> field : READ.get(m.id()).english()) {
         Set<Integer> held = new HashSet<>();
-        for (QueryMatches.Span s : PlainScan.matches(PlainScan.words(field), english)) held.add(s.clause());
+        for (QueryMatches.Span s : PlainScan.matches(field, english)) held.add(s.clause());
         englishMatch |= a.match.equals("all") ? !english.isEmpty() && held.size() == english.size() : !held.isEmpty();
       }
       if (englishMatch) byDefault.add(m.id());
@@ -185,7 +196,7 @@ class LanguageOracleTest {
         if (f.words < previous && previous != Integer.MAX_VALUE) met.merge("fewer words", 1, Integer::sum);
         previous = f.words;
       }
-      marks(what, hit.get("snippet").asText(), f, fields(f));
+      marks(what, hit.get("snippet").asText(), f);
       met.merge("hit " + Reading.of(f.language), 1, Integer::sum);
     }
     met.merge(expected.isEmpty() ? "none" : "some", 1, Integer::sum);
@@ -211,15 +222,14 @@ class LanguageOracleTest {
     String joined = m.segments().stream().map(segment -> segment + "\n").collect(Collectors.joining());
     List<PlainScan.Word> all = PlainScan.words(joined, Reading.of(SHOWN.get(m.id())));
     Map<Integer, Found> expected = new TreeMap<>();
-    List<Place> read = new ArrayList<>();
     int start = 0;
     for (int i = 0; i < m.segments().size(); i++) {
       String segment = m.segments().get(i);
       List<PlainScan.Word> words = within(all, start, start + segment.length(), -start);
       start += segment.length() + 1;
-      Found f = scan(new Meeting(m.id(), m.language(), m.declared(), "", "", List.of(segment)), a.q, List.of(words));
+      Found f = scan(new Meeting(m.id(), m.language(), m.declared(), "", "", List.of(segment)), a.q,
+          List.of(new Place(segment, words)));
       if (a.match.equals("all") ? f.all : f.any) expected.put(i, f);
-      read.add(new Place(segment, words));
     }
     List<Integer> found = new ArrayList<>();
     int previous = Integer.MAX_VALUE;
@@ -232,7 +242,7 @@ class LanguageOracleTest {
         assertTrue(f.words <= previous, what + ": more words first, then " + s);
         previous = f.words;
       }
-      marks(what, s.get("snippet").asText(), f, List.of(read.get(index)));
+      marks(what, s.get("snippet").asText(), f);
     }
     if (a.match.equals("most")) found.sort(Comparator.naturalOrder());
     assertEquals(List.copyOf(expected.keySet()), found, what + ": the segments found");
@@ -241,11 +251,12 @@ class LanguageOracleTest {
 
   /**
    * A snippet marks what it matched, and every mark ends where a word of the query ends, as the
-   * server read the place the snippet was taken from ({@link #wordsInPlace}), and starts where one starts or where the mark before it
-   * ended (overlapping matches, 議事録 and 事録は in 議事録は, are marked from where the first ends,
-   * as English overlapping phrases always were): never half a word or a CJK pair.
+   * server read the place the snippet was taken from ({@link #wordsInPlace}), and starts where
+   * one starts or where the mark before it ended (overlapping matches, 議事録 and 事録は in
+   * 議事録は, are marked from where the first ends, as English overlapping phrases always were):
+   * never half a word or a CJK pair.
    */
-  static void marks(String what, String snippet, Found f, List<Place> places) {
+  static void marks(String what, String snippet, Found f) {
     // The snippet without marks, its entities read, and where each mark starts and ends in it.
     StringBuilder plain = new StringBuilder();
     List<int[]> marks = new ArrayList<>();
@@ -274,7 +285,7 @@ class LanguageOracleTest {
     Set<String> terms = new HashSet<>();
     f.clauses.forEach(terms::addAll);
     Set<Integer> starts = new HashSet<>(), ends = new HashSet<>();
-    for (PlainScan.Word w : wordsInPlace(plain.toString(), places, Reading.of(f.language))) {
+    for (PlainScan.Word w : wordsInPlace(plain.toString(), f.places, Reading.of(f.language))) {
       if (terms.contains(w.term())) {
         starts.add(w.start());
         ends.add(w.end());
@@ -291,11 +302,6 @@ class LanguageOracleTest {
 
   /** A text the server reads (a field, a segment) and its words as read in place, at the text's offsets. */
   record Place(String text, List<PlainScan.Word> words) {}
-
-  /** The meeting's fields, each read whole by the meeting's reading. */
-  static List<Place> fields(Found f) {
-    return f.meeting.fields().stream().map(t -> new Place(t, PlainScan.words(t, Reading.of(f.language)))).toList();
-  }
 
   /**
    * The words of a snippet's text as the server read the place it was taken from: the first
