@@ -9,7 +9,7 @@
 # one client over a plain socket asks, ROUNDS times in turn: the English corpus its queries, the
 # mixed corpus its mixed queries, and the mixed corpus the English queries alone (what the other
 # languages' readings cost an English search). Prints each round's p50/p99 and the medians.
-#   bench/languages-bench.sh [ROUNDS] [MEETINGS]      (FRESH=1 regenerates the mixed corpus,
+#   bench/languages-bench.sh [ROUNDS] [MEETINGS]      (FRESH=1 regenerates both corpora,
 #   SKIP_REINDEX=1 searches the indexes the last run built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
