@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class LanguageSearchTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
-  static final List<String> LANGUAGES = List.of("de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "zh",
-      "ja", "ko", "th");
+  static final List<String> LANGUAGES = List.of("de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "pl",
+      "zh", "ja", "ko", "th");
 
   @BeforeAll
   static void importMeetings() throws Exception {
@@ -62,6 +62,7 @@ class LanguageSearchTest {
       {"it", "fornitore", "fornitori"}, {"pt", "fornecedor", "fornecedores"}, {"nl", "leverancier", "leveranciers"},
       {"sv", "leverantör", "leverantörer"}, {"da", "leverandør", "leverandører"}, {"no", "leverandør", "leverandørene"},
       {"ru", "расход", "Расходы"}, {"ru", "сотрудник", "сотрудников"}, {"ru", "решения", "решение"},
+      {"pl", "umowa", "Umowy"}, {"pl", "dostawca", "dostawcami"}, {"pl", "pracownik", "pracowników"},
       {"ko", "예산", "예산을"}, {"ko", "회의록", "회의록을"}, {"th", "งบประมาณ", "ประชุมงบประมาณ"},
       {"zh", "预算", "预算"}, {"ja", "予算", "予算"}};
 
@@ -90,7 +91,7 @@ class LanguageSearchTest {
   /** Language, query that must find nothing: a word sharing the start, a pair of characters far apart, part of a word. */
   static final String[][] NEAR_MISSES = {
       {"de", "Lieferung"}, {"de", "Preisliste"}, {"fr", "fourniture"}, {"es", "viajero"}, {"ru", "расходник"},
-      {"ko", "예산안"}, {"th", "งบ"}, {"zh", "预目"}, {"ja", "算新"}};
+      {"ko", "예산안"}, {"th", "งบ"}, {"zh", "预目"}, {"ja", "算新"}, {"pl", "budowa"}};
 
   @Test
   void aNearMissFindsNothing() {

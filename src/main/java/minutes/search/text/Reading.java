@@ -1,11 +1,18 @@
 package minutes.search.text;
 
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.cjk.CJKBigramFilter;
 import org.apache.lucene.analysis.cjk.CJKWidthFilter;
 import org.apache.lucene.analysis.de.GermanLightStemFilter;
@@ -15,10 +22,13 @@ import org.apache.lucene.analysis.fr.FrenchAnalyzer;
 import org.apache.lucene.analysis.fr.FrenchLightStemFilter;
 import org.apache.lucene.analysis.it.ItalianLightStemFilter;
 import org.apache.lucene.analysis.no.NorwegianLightStemFilter;
+import org.apache.lucene.analysis.pl.PolishAnalyzer;
 import org.apache.lucene.analysis.pt.PortugueseLightStemFilter;
 import org.apache.lucene.analysis.ru.RussianLightStemFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.stempel.StempelFilter;
+import org.apache.lucene.analysis.stempel.StempelStemmer;
 import org.apache.lucene.analysis.sv.SwedishLightStemFilter;
 import org.apache.lucene.analysis.th.ThaiTokenizer;
 import org.apache.lucene.analysis.util.ElisionFilter;
@@ -34,22 +44,26 @@ import org.tartarus.snowball.ext.DutchStemmer;
  * rules of its own: exactly the analysis minutes had before languages. The Lucene filters are
  * the light stemmers of lucene-analysis-common (Snowball for Danish and Dutch, which have no
  * light one), since they take inflections off without merging unrelated words as aggressive
- * stemmers do; Chinese, Japanese and Korean are read as overlapping character pairs, Thai
- * split into words by the JDK's dictionary (ThaiTokenizer).
+ * stemmers do; Polish, which has none, by Lucene's Polish module (Stempel: it finds about three
+ * in five inflected forms of a word and merges some other words, measured in docs/SEARCH.md);
+ * Chinese, Japanese and Korean are read as overlapping character pairs, Thai split into words
+ * by the JDK's dictionary (ThaiTokenizer).
  */
 public enum Reading {
-  DEFAULT(List.of(), "english_stop.txt", null),
-  GERMAN(List.of("de"), "german_stop.txt", GermanLightStemFilter::new),
-  FRENCH(List.of("fr"), "french_stop.txt", s -> new FrenchLightStemFilter(s)),
-  SPANISH(List.of("es"), "spanish_stop.txt", SpanishLightStemFilter::new),
-  ITALIAN(List.of("it"), "italian_stop.txt", ItalianLightStemFilter::new),
-  PORTUGUESE(List.of("pt"), "portuguese_stop.txt", PortugueseLightStemFilter::new),
-  DUTCH(List.of("nl"), "dutch_stop.txt", s -> new SnowballFilter(s, new DutchStemmer())),
-  SWEDISH(List.of("sv"), "swedish_stop.txt", SwedishLightStemFilter::new),
-  DANISH(List.of("da"), "danish_stop.txt", s -> new SnowballFilter(s, new DanishStemmer())),
-  NORWEGIAN(List.of("no", "nb", "nn"), "norwegian_stop.txt", NorwegianLightStemFilter::new),
-  FINNISH(List.of("fi"), "finnish_stop.txt", FinnishLightStemFilter::new),
-  RUSSIAN(List.of("ru"), "russian_stop.txt", RussianLightStemFilter::new),
+  DEFAULT(List.of(), snowball("english_stop.txt"), null),
+  GERMAN(List.of("de"), snowball("german_stop.txt"), GermanLightStemFilter::new),
+  FRENCH(List.of("fr"), snowball("french_stop.txt"), s -> new FrenchLightStemFilter(s)),
+  SPANISH(List.of("es"), snowball("spanish_stop.txt"), SpanishLightStemFilter::new),
+  ITALIAN(List.of("it"), snowball("italian_stop.txt"), ItalianLightStemFilter::new),
+  PORTUGUESE(List.of("pt"), snowball("portuguese_stop.txt"), PortugueseLightStemFilter::new),
+  DUTCH(List.of("nl"), snowball("dutch_stop.txt"), s -> new SnowballFilter(s, new DutchStemmer())),
+  SWEDISH(List.of("sv"), snowball("swedish_stop.txt"), SwedishLightStemFilter::new),
+  DANISH(List.of("da"), snowball("danish_stop.txt"), s -> new SnowballFilter(s, new DanishStemmer())),
+  NORWEGIAN(List.of("no", "nb", "nn"), snowball("norwegian_stop.txt"), NorwegianLightStemFilter::new),
+  FINNISH(List.of("fi"), snowball("finnish_stop.txt"), FinnishLightStemFilter::new),
+  RUSSIAN(List.of("ru"), snowball("russian_stop.txt"), RussianLightStemFilter::new),
+  POLISH(List.of("pl"), PolishAnalyzer::getDefaultStopSet,
+      s -> new StempelFilter(s, new StempelStemmer(PolishAnalyzer.getDefaultTable()))),
   CJK(List.of("zh", "ja", "ko"), null, CJKBigramFilter::new),
   THAI(List.of("th"), null, null);
 
@@ -59,14 +73,28 @@ public enum Reading {
 
   /** The languages (primary subtags) read so. */
   public final List<String> languages;
-  /** The Snowball list of the language's function words in lucene-analysis-common ({@link WordWeights}); null: none. */
-  final String stopList;
+  /**
+   * The language's function words as Lucene ships them ({@link WordWeights}): Snowball's list in
+   * lucene-analysis-common, Carrot2's for Polish; null: none.
+   */
+  final Supplier<CharArraySet> stopList;
   private final UnaryOperator<TokenStream> words;
 
-  Reading(List<String> languages, String stopList, UnaryOperator<TokenStream> words) {
+  Reading(List<String> languages, Supplier<CharArraySet> stopList, UnaryOperator<TokenStream> words) {
     this.languages = languages;
     this.stopList = stopList;
     this.words = words;
+  }
+
+  /** A Snowball stop list of lucene-analysis-common: a word per line, "|" starts a comment. */
+  private static Supplier<CharArraySet> snowball(String file) {
+    return () -> {
+      try (Reader in = new InputStreamReader(SnowballFilter.class.getResourceAsStream(file), StandardCharsets.UTF_8)) {
+        return WordlistLoader.getSnowballWordSet(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
   }
 
   /** The reading of a meeting in {@code language} (a primary subtag): its family's, else {@link #DEFAULT}. */

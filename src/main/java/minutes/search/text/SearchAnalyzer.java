@@ -19,8 +19,9 @@ public final class SearchAnalyzer extends Analyzer {
   /**
    * Part of the index format (IndexFormat): raise whenever this analysis (FoldingFilter, CommonPairs,
    * Neighbours' words, a {@link Reading}) changes the terms, positions, offsets or payloads of any text.
+   * 2: per-language readings; 3: Polish stemmed (docs/SEARCH.md, "Index format").
    */
-  public static final String VERSION = "2";
+  public static final String VERSION = "3";
 
   private static final Map<Reading, SearchAnalyzer> BY_READING = new EnumMap<>(Reading.class);
 

@@ -1,15 +1,9 @@
 package minutes.search.text;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import org.apache.lucene.analysis.snowball.SnowballFilter;
 
 /**
  * How much a word of a query tells, from fixed lists shipped with minutes, never from the data
@@ -19,7 +13,8 @@ import org.apache.lucene.analysis.snowball.SnowballFilter;
  * So "the" no longer counts as much as "budget", yet a query of function words alone still finds
  * what it says. A phrase weighs 1 unless all its words are function words. Analysed as the index
  * analyses words, so "was" is held as "wa". Each {@link Reading} has its language's Snowball list
- * ("der", "und", "и"...); Chinese, Japanese, Korean and Thai none, so that every word counts.
+ * ("der", "und", "и"...; Polish Carrot2's, as Lucene's Polish module ships it); Chinese,
+ * Japanese, Korean and Thai none, so that every word counts.
  * Stateless.
  */
 public final class WordWeights {
@@ -44,8 +39,9 @@ public final class WordWeights {
 
   static {
     for (Reading r : Reading.values()) {
-      String words = r.stopList == null ? "" : snowball(r.stopList) + (r == Reading.DEFAULT ? " " + ASKING_WORDS : "");
-      FUNCTION_WORDS.put(r, Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), words)));
+      StringBuilder words = new StringBuilder(r == Reading.DEFAULT ? ASKING_WORDS : "");
+      if (r.stopList != null) for (Object word : r.stopList.get()) words.append(' ').append((char[]) word);
+      FUNCTION_WORDS.put(r, Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), words.toString())));
     }
   }
 
@@ -67,17 +63,5 @@ public final class WordWeights {
     Set<String> functionWords = FUNCTION_WORDS.get(reading);
     for (String w : clause) if (!functionWords.contains(w)) return false;
     return true;
-  }
-
-  /** The words of a Snowball stop list: a word per line, "|" starts a comment. */
-  private static String snowball(String file) {
-    try (InputStream in = SnowballFilter.class.getResourceAsStream(file)) {
-      if (in == null) throw new IllegalStateException("lucene-analysis-common lacks " + file);
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-          .map(line -> line.replaceAll("\\|.*", "").strip()).filter(w -> !w.isEmpty())
-          .collect(Collectors.joining(" "));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

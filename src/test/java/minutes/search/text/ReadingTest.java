@@ -29,9 +29,12 @@ class ReadingTest {
   void anInflectedFormReadsAsItsWordAndANearMissDoesNot() throws SearchQuery.Refused {
     String[][] same = {{"de", "Vertrag", "Verträge"}, {"de", "Müller", "Mueller"}, {"es", "contratación", "contrataciones"},
         {"fr", "équipe", "l'équipe"}, {"it", "fornitore", "fornitori"}, {"sv", "leverantör", "leverantörer"},
-        {"ru", "решения", "решение"}, {"nl", "leverancier", "leveranciers"}, {"da", "leverandør", "leverandører"}};
+        {"ru", "решения", "решение"}, {"nl", "leverancier", "leveranciers"}, {"da", "leverandør", "leverandører"},
+        {"pl", "budżet", "budżetu"}, {"pl", "umowa", "Umowy"}, {"pl", "dostawca", "dostawcami"},
+        {"pl", "pracownik", "pracowników"}, {"pl", "sprzedaż", "SPRZEDAŻY"}};
     for (String[] c : same) assertEquals(text(c[0], c[2]), clauses(c[0], c[1]).getFirst(), c[1]);
-    String[][] apart = {{"de", "Lieferung", "Lieferanten"}, {"es", "viajero", "viajes"}, {"ru", "расходник", "Расходы"}};
+    String[][] apart = {{"de", "Lieferung", "Lieferanten"}, {"es", "viajero", "viajes"}, {"ru", "расходник", "Расходы"},
+        {"pl", "budowa", "budżet"}, {"pl", "dostawca", "dostawach"}};
     for (String[] c : apart) assertNotEquals(text(c[0], c[2]), clauses(c[0], c[1]).getFirst(), c[1]);
   }
 
@@ -46,7 +49,7 @@ class ReadingTest {
 
   @Test
   void theDefaultReadingIsEnglishsAndEveryLanguageWithoutRulesOfItsOwn() {
-    for (String language : List.of("en", "und", "pl", "tr", "xx")) assertSame(Reading.DEFAULT, Reading.of(language));
+    for (String language : List.of("en", "und", "tr", "cs", "xx")) assertSame(Reading.DEFAULT, Reading.of(language));
     assertSame(SearchAnalyzer.of("en"), SearchAnalyzer.of(Reading.DEFAULT));
   }
 
@@ -58,6 +61,7 @@ class ReadingTest {
     SearchQuery english = SearchQuery.parse("die Verträge und", new SearchAnalyzer());
     assertEquals(0b111, english.counted(), "no English function word among them");
     assertEquals(0b01, SearchQuery.parse("расходы и", SearchAnalyzer.of("ru")).counted());
+    assertEquals(0b0101, SearchQuery.parse("umowy z dostawcami oraz", SearchAnalyzer.of("pl")).counted());
     assertEquals(0b11, SearchQuery.parse("预算 会议", SearchAnalyzer.of("zh")).counted());
   }
 
