@@ -158,14 +158,17 @@ public final class IndexBuilds {
   public static String updateAfterImport(Config config) throws IOException, SQLException {
     Path root = config.indexPath();
     try (Db db = Db.open(Store.of(config), 1)) {
-      String name = IndexDirs.current(root);
       Generation g = null;
-      try {
-        if (name != null) g = Generation.open(root, name);
-      } catch (LockObtainFailedException e) {
-        return "search index: the running server applies this import";
-      } catch (IOException e) {
-        if (!CheckedFiles.damaged(e)) throw e; // damaged or of another format: rebuilt below
+      for (String name = IndexDirs.current(root); name != null && g == null; ) {
+        try {
+          g = Generation.open(root, name);
+        } catch (LockObtainFailedException e) {
+          return "search index: the running server applies this import";
+        } catch (IOException e) {
+          if (!CheckedFiles.damaged(e)) throw e; // damaged or of another format: rebuilt below
+          if (!IndexDirs.superseded(root, name)) break;
+          name = IndexDirs.current(root); // replaced by another build since read: open that one
+        }
       }
       if (g != null) {
         try (Generation live = g) {

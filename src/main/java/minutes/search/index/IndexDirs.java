@@ -38,14 +38,29 @@ public final class IndexDirs {
 
   /** The generation CURRENT names, or null when there is none or its directory is gone. */
   public static String current(Path root) throws IOException {
-    String name;
+    String name = pointer(root);
+    if (name == null || !GENERATION.matcher(name).matches() || !Files.isDirectory(root.resolve(name))) return null;
+    return name;
+  }
+
+  /** What CURRENT says, whether or not it names a generation there; null without CURRENT. */
+  private static String pointer(Path root) throws IOException {
     try {
-      name = Files.readString(root.resolve(POINTER), StandardCharsets.UTF_8).strip();
+      return Files.readString(root.resolve(POINTER), StandardCharsets.UTF_8).strip();
     } catch (NoSuchFileException e) {
       return null;
     }
-    if (!GENERATION.matcher(name).matches() || !Files.isDirectory(root.resolve(name))) return null;
-    return name;
+  }
+
+  /**
+   * True when CURRENT names another generation than {@code name}: a later build (another
+   * process's) replaced it after it was read, and deleted it once nobody held it, so that
+   * opening it failed. Not damage: whoever read the old name opens what CURRENT names now. A
+   * CURRENT still naming it, or gone, is not this (a lost generation is rebuilt).
+   */
+  static boolean superseded(Path root, String name) throws IOException {
+    String now = pointer(root);
+    return now != null && !now.equals(name);
   }
 
   /**

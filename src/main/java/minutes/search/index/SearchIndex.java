@@ -89,15 +89,18 @@ public final class SearchIndex implements AutoCloseable {
   /** Opens the live generation, if any, without starting the sync thread (tests and benchmarks; tests step it with {@link #syncOnce}). */
   public static SearchIndex open(Path root, Db db) {
     SearchIndex index = new SearchIndex(root, db);
+    String name = null;
     try {
-      String name = IndexDirs.current(root);
+      name = IndexDirs.current(root);
       if (name == null && IndexDirs.pointerDangles(root)) index.pending = DANGLING;
       if (name != null) {
         index.publish(openVerified(root, name));
         IndexDirs.deleteUnused(root, name); // what a reindex killed half-way left behind
       }
     } catch (IOException | RuntimeException e) {
-      if (CheckedFiles.damaged(e)) {
+      if (CheckedFiles.damaged(e) && name != null && superseded(root, name)) {
+        log.info("search index {} was replaced while opening it; opening the new one", name); // the first sync round does
+      } else if (CheckedFiles.damaged(e)) {
         index.pending = rebuilding(root, e); // the sync thread's first round rebuilds it
       } else {
         index.pending = UNUSABLE;
@@ -328,8 +331,24 @@ public final class SearchIndex implements AutoCloseable {
     return true;
   }
 
-  /** Opens the generation CURRENT names, brings it up to date, then lets searches use it. */
-  private void switchTo(String name) throws IOException, SQLException {
+  /**
+   * Whether CURRENT names another generation than {@code name}, read just before: one that
+   * failed to open then was replaced, not damaged ({@link IndexDirs#superseded}). A failure to
+   * read CURRENT itself says nothing, and leaves the failure as it was.
+   */
+  private static boolean superseded(Path root, String name) {
+    try {
+      return IndexDirs.superseded(root, name);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Opens the generation CURRENT named when read (package-private: tests name one that a later
+   * build has replaced since), brings it up to date, then lets searches use it.
+   */
+  void switchTo(String name) throws IOException, SQLException {
     Generation next = null;
     try {
       next = openVerified(root, name);
@@ -340,8 +359,8 @@ public final class SearchIndex implements AutoCloseable {
     } catch (IOException | SQLException | RuntimeException e) {
       if (next != null) next.close(); // null: it failed to open
       if (!CheckedFiles.damaged(e)) throw e;
-      rebuildInstead(null, rebuilding(name, e));
-      return;
+      if (!superseded(root, name)) rebuildInstead(null, rebuilding(name, e));
+      return; // either way, the next round opens what CURRENT names
     }
     Generation old = live;
     publish(next);

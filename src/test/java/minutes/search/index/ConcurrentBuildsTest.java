@@ -1,5 +1,6 @@
 package minutes.search.index;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,13 +9,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import minutes.TestStore;
 import minutes.search.SearchData;
 import minutes.store.Db;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Full builds of one index folder at the same time, as an import's and a running server's (or
@@ -53,6 +57,42 @@ class ConcurrentBuildsTest {
         assertNotNull(live, "round " + round + ": CURRENT names a generation that exists");
         try (Generation g = Generation.open(root, live)) {
           assertEquals(MEETINGS, g.numDocs(), "round " + round);
+        }
+      }
+    }
+  }
+
+  /**
+   * A server read CURRENT, then two builds of other processes replaced the generation it named
+   * and deleted it before the server opened it: the server opens the newest one and builds
+   * nothing, where it once took the missing files for damage and rebuilt the whole index.
+   */
+  @Test
+  void aGenerationReplacedAfterCurrentWasReadIsNotTakenForDamage() throws Exception {
+    SearchData data = new SearchData().workspace("acme", "ann@acme.com");
+    for (int i = 0; i < MEETINGS; i++) {
+      data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "alpha " + i);
+    }
+    Path root = dir.resolve("index");
+    try (TestStore testStore = TestStore.createMigrated(dir)) {
+      data.importInto(testStore.store(), dir);
+      try (Db db = Db.open(testStore.store(), 2)) {
+        IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE);
+        try (SearchIndex server = SearchIndex.open(root, db)) {
+          String served = IndexDirs.current(root);
+          String readByServer = IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE).name();
+          String newest = IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE).name();
+          assertFalse(Files.exists(root.resolve(readByServer).resolve("minutes-format")), "deleted, nobody held it");
+          assertTrue(IndexDirs.superseded(root, readByServer));
+          assertFalse(IndexDirs.superseded(root, newest));
+
+          server.switchTo(readByServer);
+          assertEquals(newest, IndexDirs.current(root), "no rebuild named a generation of its own");
+          assertTrue(server.ready(), "still answering from " + served);
+          server.syncOnce();
+          try (Stream<Path> dirs = Files.list(root)) {
+            assertEquals(List.of(newest), dirs.map(d -> d.getFileName().toString()).filter(n -> n.startsWith("gen-")).toList());
+          }
         }
       }
     }
