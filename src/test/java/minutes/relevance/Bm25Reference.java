@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 import minutes.relevance.Figures.Outcome;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
@@ -21,8 +23,10 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.QueryBuilder;
 
 /**
@@ -78,17 +82,30 @@ final class Bm25Reference implements AutoCloseable {
 
   /** The figures of these queries in this form (the moments column: the right meeting among the first 10, with a right turn among its 3 best). */
   Figures measure(List<QmsumSet.Query> queries, QueryForms form) {
+    return measure(queries, form, q -> null);
+  }
+
+  /**
+   * As {@link #measure(List, QueryForms)}, ranking only the meetings {@code within} names for a
+   * query's text (null: every meeting): how BM25 orders another engine's hits.
+   */
+  Figures measure(List<QmsumSet.Query> queries, QueryForms form, Function<String, Set<String>> within) {
     IndexSearcher byMeeting = new IndexSearcher(meetings);
     IndexSearcher byTurn = new IndexSearcher(turns);
     List<Outcome> outcomes = new ArrayList<>();
     try {
       for (QmsumSet.Query q : queries) {
         Query match = builder.createBooleanQuery(TEXT, form.of(q.text()), BooleanClause.Occur.SHOULD);
-        if (match == null) {
+        Set<String> names = match == null ? null : within.apply(form.of(q.text()));
+        if (match == null || names != null && names.isEmpty()) {
           outcomes.add(Outcome.NONE);
           continue;
         }
-        ScoreDoc[] hits = byMeeting.search(match, 10).scoreDocs;
+        Query ranked = names == null ? match : new BooleanQuery.Builder()
+            .add(new TermInSetQuery(NAME, names.stream().map(BytesRef::new).toList()), BooleanClause.Occur.FILTER)
+            .add(match, BooleanClause.Occur.MUST)
+            .build();
+        ScoreDoc[] hits = byMeeting.search(ranked, 10).scoreDocs;
         int rank = 0;
         for (int i = 0; i < hits.length && rank == 0; i++) {
           if (byMeeting.storedFields().document(hits[i].doc).get(NAME).equals(q.meeting())) rank = i + 1;

@@ -12,8 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,6 +92,21 @@ final class MinutesRun {
       if (QueryForms.words(q).stream().anyMatch(w -> !found.computeIfAbsent(w, this::finds))) unknownWord++;
     }
     return new int[] {none, unknownWord};
+  }
+
+  /**
+   * The QMSum names of every meeting {@code match=all} finds for {@code q} (in pages of 100, the
+   * most {@code limit} gives); empty for a blank or refused {@code q}.
+   */
+  Set<String> allHits(String q) {
+    Set<String> names = new HashSet<>();
+    if (q.isBlank()) return names;
+    for (int offset = 0; ; offset += 100) {
+      JsonNode page = get("/api/v1/search?limit=100&match=all&offset=" + offset + "&q=" + encode(q), false);
+      if (page == null) return names;
+      for (JsonNode hit : page.path("data")) names.add(byId.get(hit.path("meeting_id").asText()).name());
+      if (page.path("data").size() < 100) return names;
+    }
   }
 
   /** Whether {@code q} alone finds a meeting (a single letter, which the server refuses, counts as found). */
