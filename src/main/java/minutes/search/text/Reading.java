@@ -45,9 +45,9 @@ import org.tartarus.snowball.ext.DutchStemmer;
  * the light stemmers of lucene-analysis-common (Snowball for Danish and Dutch, which have no
  * light one), since they take inflections off without merging unrelated words as aggressive
  * stemmers do; Polish, which has none, by Lucene's Polish module (Stempel: it finds about three
- * in five inflected forms of a word and merges some other words, measured in docs/SEARCH.md);
- * Chinese, Japanese and Korean are read as overlapping character pairs, Thai split into words
- * by the JDK's dictionary (ThaiTokenizer).
+ * in five inflected forms of a word and merges some other words; docs/BENCHMARKS.md, "Polish:
+ * Stempel against the word as written"); Chinese, Japanese and Korean are read as overlapping
+ * character pairs, Thai split into words by the JDK's dictionary (ThaiTokenizer).
  */
 public enum Reading {
   DEFAULT(List.of(), snowball("english_stop.txt"), null),
