@@ -1,8 +1,7 @@
 package minutes.search.text;
 
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,7 +11,6 @@ import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
-import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.cjk.CJKBigramFilter;
 import org.apache.lucene.analysis.cjk.CJKWidthFilter;
 import org.apache.lucene.analysis.de.GermanLightStemFilter;
@@ -86,11 +84,16 @@ public enum Reading {
     this.words = words;
   }
 
-  /** A Snowball stop list of lucene-analysis-common: a word per line, "|" starts a comment. */
+  /**
+   * A Snowball stop list of lucene-analysis-common: a word per line, "|" starts a comment. Read
+   * here, not by Lucene's WordlistLoader, which is @lucene.internal.
+   */
   private static Supplier<CharArraySet> snowball(String file) {
     return () -> {
-      try (Reader in = new InputStreamReader(SnowballFilter.class.getResourceAsStream(file), StandardCharsets.UTF_8)) {
-        return WordlistLoader.getSnowballWordSet(in);
+      try (InputStream in = SnowballFilter.class.getResourceAsStream(file)) {
+        if (in == null) throw new IllegalStateException("lucene-analysis-common lacks " + file);
+        return new CharArraySet(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+            .map(line -> line.replaceAll("\\|.*", "").strip()).filter(w -> !w.isEmpty()).toList(), false);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
