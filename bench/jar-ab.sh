@@ -31,7 +31,8 @@ SEARCH_PATHS=$OUT/search-paths.txt
 [ -f "$SEARCH_PATHS" ] || SEARCH_PATHS=$OUT/paths.txt
 SEARCH_PATHS=${AB_PATHS:-$SEARCH_PATHS}
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-[ -f "$OUT/minutes.db" ] && [ -f "$SEARCH_PATHS" ] || { echo "run bench/api-bench.sh or bench/search-bench.sh first" >&2; exit 1; }
+{ [ "$STORE" = postgresql ] || [ -f "$OUT/minutes.db" ]; } && [ -f "$SEARCH_PATHS" ] \
+  || { echo "run bench/api-bench.sh or bench/search-bench.sh first" >&2; exit 1; }
 [ "$STORE" != postgresql ] || [ -d "$OUT/pg/data" ] || { echo "run bench/api-bench.sh on PostgreSQL first" >&2; exit 1; }
 command -v wrk >/dev/null || scripts/debian-install.sh wrk
 JAVA="$(./run.sh java-home)/bin/java"
