@@ -1,9 +1,9 @@
 package minutes.search.text;
 
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How much a word of a query tells, from fixed lists shipped with minutes, never from the data
@@ -35,14 +35,18 @@ public final class WordWeights {
       + " discuss discussed discussing discussion talk talked talking say said saying think thought thinking"
       + " mention mentioned mentioning opinion regarding according";
 
-  private static final Map<Reading, Set<String>> FUNCTION_WORDS = new EnumMap<>(Reading.class);
+  /**
+   * Each reading's function words, read by that reading when a query first needs them: a server
+   * whose meetings are all English never loads Stempel's table or the Thai dictionary for them.
+   */
+  private static final Map<Reading, Set<String>> FUNCTION_WORDS = new ConcurrentHashMap<>();
 
-  static {
-    for (Reading r : Reading.values()) {
-      StringBuilder words = new StringBuilder(r == Reading.DEFAULT ? ASKING_WORDS : "");
-      if (r.stopList != null) for (Object word : r.stopList.get()) words.append(' ').append((char[]) word);
-      FUNCTION_WORDS.put(r, Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(r).words(), words.toString())));
-    }
+  private static Set<String> functionWords(Reading r) {
+    return FUNCTION_WORDS.computeIfAbsent(r, reading -> {
+      StringBuilder words = new StringBuilder(reading == Reading.DEFAULT ? ASKING_WORDS : "");
+      if (reading.stopList != null) for (Object word : reading.stopList.get()) words.append(' ').append((char[]) word);
+      return Set.copyOf(SearchQuery.analyze(SearchAnalyzer.of(reading).words(), words.toString()));
+    });
   }
 
   /** The weight of a clause of the default reading: one word, or the words of a phrase. */
@@ -60,7 +64,7 @@ public final class WordWeights {
   }
 
   public static boolean isFunctionWords(List<String> clause, Reading reading) {
-    Set<String> functionWords = FUNCTION_WORDS.get(reading);
+    Set<String> functionWords = functionWords(reading);
     for (String w : clause) if (!functionWords.contains(w)) return false;
     return true;
   }
