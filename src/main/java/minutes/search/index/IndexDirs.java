@@ -56,11 +56,16 @@ public final class IndexDirs {
    * True when CURRENT names another generation than {@code name}: a later build (another
    * process's) replaced it after it was read, and deleted it once nobody held it, so that
    * opening it failed. Not damage: whoever read the old name opens what CURRENT names now. A
-   * CURRENT still naming it, or gone, is not this (a lost generation is rebuilt).
+   * CURRENT still naming it, gone, or unreadable is not this: the failure stays what it was (a
+   * lost generation is rebuilt).
    */
-  static boolean superseded(Path root, String name) throws IOException {
-    String now = pointer(root);
-    return now != null && !now.equals(name);
+  static boolean superseded(Path root, String name) {
+    try {
+      String now = pointer(root);
+      return now != null && !now.equals(name);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**

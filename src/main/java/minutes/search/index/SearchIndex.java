@@ -98,7 +98,7 @@ public final class SearchIndex implements AutoCloseable {
         IndexDirs.deleteUnused(root, name); // what a reindex killed half-way left behind
       }
     } catch (IOException | RuntimeException e) {
-      if (CheckedFiles.damaged(e) && name != null && superseded(root, name)) {
+      if (CheckedFiles.damaged(e) && name != null && IndexDirs.superseded(root, name)) {
         log.info("search index {} was replaced while opening it; opening the new one", name); // the first sync round does
       } else if (CheckedFiles.damaged(e)) {
         index.pending = rebuilding(root, e); // the sync thread's first round rebuilds it
@@ -332,19 +332,6 @@ public final class SearchIndex implements AutoCloseable {
   }
 
   /**
-   * Whether CURRENT names another generation than {@code name}, read just before: one that
-   * failed to open then was replaced, not damaged ({@link IndexDirs#superseded}). A failure to
-   * read CURRENT itself says nothing, and leaves the failure as it was.
-   */
-  private static boolean superseded(Path root, String name) {
-    try {
-      return IndexDirs.superseded(root, name);
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /**
    * Opens the generation CURRENT named when read (package-private: tests name one that a later
    * build has replaced since), brings it up to date, then lets searches use it.
    */
@@ -359,7 +346,7 @@ public final class SearchIndex implements AutoCloseable {
     } catch (IOException | SQLException | RuntimeException e) {
       if (next != null) next.close(); // null: it failed to open
       if (!CheckedFiles.damaged(e)) throw e;
-      if (!superseded(root, name)) rebuildInstead(null, rebuilding(name, e));
+      if (!IndexDirs.superseded(root, name)) rebuildInstead(null, rebuilding(name, e));
       return; // either way, the next round opens what CURRENT names
     }
     Generation old = live;
