@@ -95,8 +95,9 @@ final class Bm25Reference implements AutoCloseable {
     List<Outcome> outcomes = new ArrayList<>();
     try {
       for (QmsumSet.Query q : queries) {
-        Query match = builder.createBooleanQuery(TEXT, form.of(q.text()), BooleanClause.Occur.SHOULD);
-        Set<String> names = match == null ? null : within.apply(form.of(q.text()));
+        String text = form.of(q.text());
+        Query match = builder.createBooleanQuery(TEXT, text, BooleanClause.Occur.SHOULD);
+        Set<String> names = match == null ? null : within.apply(text);
         if (match == null || names != null && names.isEmpty()) {
           outcomes.add(Outcome.NONE);
           continue;

@@ -39,8 +39,10 @@ final class RelevanceTable {
         if (kind == QmsumSet.Kind.TOPIC && form == QueryForms.FIRST_THREE) continue;
         rows.add(new Row(kind, form, ALL));
         rows.add(new Row(kind, form, MOST));
-        if (withBm25) rows.add(new Row(kind, form, BM25));
-        if (withBm25) rows.add(new Row(kind, form, BM25_WITHIN_ALL));
+        if (withBm25) {
+          rows.add(new Row(kind, form, BM25));
+          rows.add(new Row(kind, form, BM25_WITHIN_ALL));
+        }
       }
     }
     return rows;

@@ -32,15 +32,26 @@ class ConcurrentBuildsTest {
 
   @TempDir Path dir;
 
-  @Test
-  void twoBuildsAtOnceNeitherDeletesTheOthers() throws Exception {
+  /** A migrated store of the run's kind holding {@link #MEETINGS} meetings of one workspace. */
+  private TestStore withMeetings() throws Exception {
     SearchData data = new SearchData().workspace("acme", "ann@acme.com");
     for (int i = 0; i < MEETINGS; i++) {
       data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "alpha " + i);
     }
-    Path root = dir.resolve("index");
-    try (TestStore testStore = TestStore.createMigrated(dir); ExecutorService two = Executors.newFixedThreadPool(2)) {
+    TestStore testStore = TestStore.createMigrated(dir);
+    try {
       data.importInto(testStore.store(), dir);
+      return testStore;
+    } catch (Exception e) {
+      testStore.close();
+      throw e;
+    }
+  }
+
+  @Test
+  void twoBuildsAtOnceNeitherDeletesTheOthers() throws Exception {
+    Path root = dir.resolve("index");
+    try (TestStore testStore = withMeetings(); ExecutorService two = Executors.newFixedThreadPool(2)) {
       for (int round = 0; round < ROUNDS; round++) {
         CyclicBarrier together = new CyclicBarrier(2);
         List<Future<IndexBuilds.Built>> builds = new ArrayList<>();
@@ -69,13 +80,8 @@ class ConcurrentBuildsTest {
    */
   @Test
   void aGenerationReplacedAfterCurrentWasReadIsNotTakenForDamage() throws Exception {
-    SearchData data = new SearchData().workspace("acme", "ann@acme.com");
-    for (int i = 0; i < MEETINGS; i++) {
-      data.meeting("acme", "m" + i, "Meeting " + i, "2026-02-01T09:00:00Z", List.of("ann@acme.com"), null, "alpha " + i);
-    }
     Path root = dir.resolve("index");
-    try (TestStore testStore = TestStore.createMigrated(dir)) {
-      data.importInto(testStore.store(), dir);
+    try (TestStore testStore = withMeetings()) {
       try (Db db = Db.open(testStore.store(), 2)) {
         IndexBuilds.rebuild(root, db, 1, BuildProgress.NONE);
         try (SearchIndex server = SearchIndex.open(root, db)) {
