@@ -19,23 +19,16 @@ JAVA="$(./run.sh java-home)/bin/java"
 export JAVA_HOME="${JAVA%/bin/java}"
 read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # as run.sh runs import
 source scripts/postgres.sh
-WT=$(mktemp -d)
+source bench/ab-jars.sh
 cleanup() {
-  git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
-  rm -f target/ab-this.jar target/ab-other.jar
+  ab_jars_remove
   pg_stop "$OUT/pg" 2>/dev/null || true
   rm -rf "$OUT/pg" "$OUT/db"
 }
 trap cleanup EXIT
 
-mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
-git worktree add -q --detach "$WT" "$OTHER"
-(cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" target/ab-other.jar   # finds target/lib
-corpus="$OUT/corpus-$MEETINGS.ndjson"
-if [ ! -f "$corpus" ]; then
-  "$JAVA" -jar target/ab-this.jar generate --meetings "$MEETINGS" --transcript-kb 4-12 --tasks-per-meeting 10 \
-    --workspaces 2 --seed 5 --out "$corpus"
-fi
+ab_jars "$OTHER"
+corpus=$(ab_corpus "$MEETINGS")
 echo "corpus: $(du -h "$corpus" | cut -f1), load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # import JAR STORE: prints "MB/s cpu-seconds wall-seconds" of one import into a fresh database

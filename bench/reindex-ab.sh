@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The index build alone, this checkout against another commit, on PostgreSQL (where the rows read
-# back for the index cross the wire): each jar imports the same generated corpus (as
-# bench/import-ab.sh makes it) into a database of its own, then runs `reindex` ROUNDS times,
+# back for the index cross the wire): each jar imports bench/import-ab.sh's corpus
+# (bench/ab-jars.sh) into a database of its own, then runs `reindex` ROUNDS times,
 # alternating; each line prints the reindex summary and the command's CPU (user, sys) and wall s.
 #   bench/reindex-ab.sh OTHER_REV [ROUNDS] [MEETINGS]
 set -euo pipefail
@@ -15,23 +15,15 @@ JAVA="$(./run.sh java-home)/bin/java"
 export JAVA_HOME="${JAVA%/bin/java}"
 read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"
 source scripts/postgres.sh
-WT=$(mktemp -d)
+source bench/ab-jars.sh
 cleanup() {
-  git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
-  rm -f target/ab-this.jar target/ab-other.jar
+  ab_jars_remove
   pg_stop "$OUT/pg" 2>/dev/null || true
   rm -rf "$OUT/pg" "$OUT"/index-*
 }
 trap cleanup EXIT
-mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
-git worktree add -q --detach "$WT" "$OTHER"
-(cd "$WT" && mvn -B -q -DskipTests package >&2) && cp "$WT/target/minutes.jar" target/ab-other.jar
-corpus=bench/out/import-ab/corpus-$MEETINGS.ndjson
-if [ ! -f "$corpus" ]; then
-  mkdir -p bench/out/import-ab
-  "$JAVA" -jar target/ab-this.jar generate --meetings "$MEETINGS" --transcript-kb 4-12 --tasks-per-meeting 10 \
-    --workspaces 2 --seed 5 --out "$corpus"
-fi
+ab_jars "$OTHER"
+corpus=$(ab_corpus "$MEETINGS")
 PG_DURABLE=1 pg_start "$OUT/pg"
 PG_BIN=$(pg_bin_dir)
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
