@@ -105,24 +105,25 @@ final class SqliteStore extends Store {
   }
 
   /**
-   * Read-only pools: one for requests, whose connections each get the statement time limit once
-   * as the pool opens them ({@link StatementLimit}: SQLite has no statement timeout of its own),
-   * and a small one without a limit for background work.
+   * Read-only pools: one for requests, whose connections keep their prepared statements
+   * ({@link StatementKeepingConnection}) and each get the statement time limit once as the pool
+   * opens them ({@link StatementLimit}: SQLite has no statement timeout of its own), and a small
+   * one without either for background work.
    */
   @Override
   ReadPools readPools(int size, Duration statementTimeout) {
-    SQLiteDataSource requests = statementTimeout.isZero() ? dataSource(true) : limited(statementTimeout);
-    return new ReadPools(new HikariDataSource(readPool(requests, "request", size)),
+    return new ReadPools(new HikariDataSource(readPool(requests(statementTimeout), "request", size)),
         new HikariDataSource(readPool(dataSource(true), "background", Db.BACKGROUND_CONNECTIONS)));
   }
 
-  /** Read-only connections, each given the statement time limit once, as the pool opens it. */
-  private SQLiteDataSource limited(Duration statementTimeout) {
+  /** Read-only connections that keep their statements, each given the time limit (unless zero) as the pool opens it. */
+  private SQLiteDataSource requests(Duration statementTimeout) {
     SQLiteDataSource ds = new SQLiteDataSource(config(true)) {
       @Override
       public SQLiteConnection getConnection(String user, String password) throws SQLException {
-        SQLiteConnection c = super.getConnection(user, password);
-        StatementLimit.install(c, statementTimeout);
+        SQLiteConnection c = new StatementKeepingConnection(url(), file.toAbsolutePath().toString(),
+            getConfig().toProperties());
+        if (!statementTimeout.isZero()) StatementLimit.install(c, statementTimeout);
         return c;
       }
     };
