@@ -36,11 +36,15 @@ final class StatementKeepingConnection extends JDBC4Connection {
     super(url, file, settings);
   }
 
-  /** A kept statement for sql, or a new one; only plain forward, read-only ones are kept. */
+  /**
+   * A kept statement for sql, or a new one; only plain ones (forward, read-only, closed at commit)
+   * are kept, and the driver refuses the others as it does on any connection.
+   */
   @Override
   public PreparedStatement prepareStatement(String sql, int type, int concurrency, int holdability)
       throws SQLException {
-    if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
+    if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY
+        || holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
       return super.prepareStatement(sql, type, concurrency, holdability);
     }
     Kept statement = kept.remove(sql);

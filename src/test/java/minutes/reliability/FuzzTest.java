@@ -34,13 +34,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
-import minutes.RunsBesideOthers;
 import minutes.reliability.FuzzRequests.Req;
 import minutes.reliability.RawHttp.Resp;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 /**
  * Hostile input against the real server (issue 5, part 1): generated requests over raw
@@ -56,7 +56,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * and counted (docs/RELIABILITY.md lists them). Afterwards the server is healthy, and no key
  * secret appeared in its log.
  */
-@ResourceLock(RunsBesideOthers.CAPTURES_STDERR)
+@ResourceLock(Resources.SYSTEM_ERR)
 class FuzzTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 
