@@ -17,6 +17,7 @@ import org.apache.lucene.index.MergeState;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
@@ -32,10 +33,13 @@ import org.apache.lucene.util.IOUtils;
  * nothing else ({@link StoredText}); Lucene's stored fields copy the whole document first,
  * even uncompressed, which was most of reading a snippet (docs/BENCHMARKS.md).
  *
- * <p>Files per segment: {@value #DATA_EXTENSION} (per field: field number and type as one
- * variable-length number, then the value; 0 ends the document) and {@value #INDEX_EXTENSION}
- * (per document, the start of its fields as 8 bytes), each with Lucene's header and checksum
- * footer. Merges copy each document's bytes. Readers are cloned per thread.
+ * <p>Files per segment: {@value #DATA_EXTENSION} (per document: the byte length of its headers,
+ * then per field a header, field number and type as one variable-length number and the value's
+ * byte length, then the values in the same order) and {@value #INDEX_EXTENSION} (per document,
+ * its start as 8 bytes), each with Lucene's header and checksum footer. The headers come first
+ * so that passing a field reads a few bytes beside the others instead of a header in each 2 KB
+ * chunk before the one wanted (docs/BENCHMARKS.md, "Stored fields' headers first"). Merges copy
+ * each document's bytes. Readers are cloned per thread.
  *
  * <p>Risk: built on Lucene's codec API, all @lucene.experimental or @lucene.internal:
  * StoredFieldsReader, StoredFieldsWriter, StoredFieldVisitor, FieldInfos, SegmentInfo,
@@ -48,9 +52,9 @@ final class DirectStoredFields extends StoredFieldsFormat {
   static final String DATA_EXTENSION = "mfd";
   static final String INDEX_EXTENSION = "mfi";
   private static final String DATA_CODEC = "MinutesStoredData", INDEX_CODEC = "MinutesStoredIndex";
-  private static final int VERSION = 0;
+  private static final int VERSION = 1;
 
-  private static final int END = 0, STRING = 1, BINARY = 2, INT = 3, LONG = 4, FLOAT = 5, DOUBLE = 6;
+  private static final int STRING = 1, BINARY = 2, INT = 3, LONG = 4, FLOAT = 5, DOUBLE = 6;
   private static final int TYPE_BITS = 3, TYPE_MASK = (1 << TYPE_BITS) - 1;
 
   @Override
@@ -71,6 +75,8 @@ final class DirectStoredFields extends StoredFieldsFormat {
   private static final class Writer extends StoredFieldsWriter {
     private IndexOutput data, index;
     private int docs;
+    /** The document being written: its fields' headers and their values, written out as it finishes. */
+    private final ByteBuffersDataOutput headers = new ByteBuffersDataOutput(), values = new ByteBuffersDataOutput();
 
     Writer(Directory dir, SegmentInfo si, IOContext context) throws IOException {
       boolean done = false;
@@ -93,48 +99,60 @@ final class DirectStoredFields extends StoredFieldsFormat {
 
     @Override
     public void finishDocument() throws IOException {
-      data.writeVLong(END);
+      data.writeVLong(headers.size());
+      headers.copyTo(data);
+      values.copyTo(data);
+      headers.reset();
+      values.reset();
     }
 
-    private void start(FieldInfo info, int type) throws IOException {
-      data.writeVLong(((long) info.number << TYPE_BITS) | type);
+    /** The header of a field whose value was written to {@link #values} from {@code valueStart} on. */
+    private void header(FieldInfo info, int type, long valueStart) throws IOException {
+      headers.writeVLong(((long) info.number << TYPE_BITS) | type);
+      headers.writeVLong(values.size() - valueStart);
     }
 
     @Override
     public void writeField(FieldInfo info, int value) throws IOException {
-      start(info, INT);
-      data.writeZInt(value);
+      long start = values.size();
+      values.writeZInt(value);
+      header(info, INT, start);
     }
 
     @Override
     public void writeField(FieldInfo info, long value) throws IOException {
-      start(info, LONG);
-      data.writeZLong(value);
+      long start = values.size();
+      values.writeZLong(value);
+      header(info, LONG, start);
     }
 
     @Override
     public void writeField(FieldInfo info, float value) throws IOException {
-      start(info, FLOAT);
-      data.writeInt(Float.floatToIntBits(value));
+      long start = values.size();
+      values.writeInt(Float.floatToIntBits(value));
+      header(info, FLOAT, start);
     }
 
     @Override
     public void writeField(FieldInfo info, double value) throws IOException {
-      start(info, DOUBLE);
-      data.writeLong(Double.doubleToLongBits(value));
+      long start = values.size();
+      values.writeLong(Double.doubleToLongBits(value));
+      header(info, DOUBLE, start);
     }
 
     @Override
     public void writeField(FieldInfo info, BytesRef value) throws IOException {
-      start(info, BINARY);
-      data.writeVInt(value.length);
-      data.writeBytes(value.bytes, value.offset, value.length);
+      long start = values.size();
+      values.writeVInt(value.length);
+      values.writeBytes(value.bytes, value.offset, value.length);
+      header(info, BINARY, start);
     }
 
     @Override
     public void writeField(FieldInfo info, String value) throws IOException {
-      start(info, STRING);
-      data.writeString(value);
+      long start = values.size();
+      values.writeString(value);
+      header(info, STRING, start);
     }
 
     /**
@@ -157,7 +175,7 @@ final class DirectStoredFields extends StoredFieldsFormat {
       DocIDMerger<RawDocs> docs = DocIDMerger.of(subs, merge.needsIndexSort);
       for (RawDocs sub = docs.next(); sub != null; sub = docs.next()) {
         startDocument();
-        sub.copyDocument(data); // its end mark included, so no finishDocument()
+        sub.copyDocument(data); // headers and values: no finishDocument()
         merged++;
       }
       finish(merged);
@@ -187,7 +205,7 @@ final class DirectStoredFields extends StoredFieldsFormat {
 
     @Override
     public long ramBytesUsed() {
-      return 0; // nothing is buffered: every field goes straight to the file
+      return headers.ramBytesUsed() + values.ramBytesUsed(); // one document's fields until it finishes
     }
   }
 
@@ -273,16 +291,25 @@ final class DirectStoredFields extends StoredFieldsFormat {
     public void document(int doc, StoredFieldVisitor visitor) throws IOException {
       IndexInput in = data;
       in.seek(start(doc));
-      for (long code = in.readVLong(); code != END; code = in.readVLong()) {
+      long headersEnd = in.readVLong();
+      headersEnd += in.getFilePointer();
+      long value = headersEnd;
+      while (in.getFilePointer() < headersEnd) {
+        long code = in.readVLong(), length = in.readVLong();
         FieldInfo info = fields.fieldInfo((int) (code >>> TYPE_BITS));
-        int type = (int) (code & TYPE_MASK);
         switch (visitor.needsField(info)) {
-          case YES -> read(in, type, info, visitor);
-          case NO -> skip(in, type);
+          case YES -> {
+            long next = in.getFilePointer();
+            in.seek(value);
+            read(in, (int) (code & TYPE_MASK), info, visitor);
+            in.seek(next);
+          }
+          case NO -> {}
           case STOP -> {
             return;
           }
         }
+        value += length;
       }
     }
 
@@ -298,17 +325,6 @@ final class DirectStoredFields extends StoredFieldsFormat {
         case LONG -> visitor.longField(info, in.readZLong());
         case FLOAT -> visitor.floatField(info, Float.intBitsToFloat(in.readInt()));
         case DOUBLE -> visitor.doubleField(info, Double.longBitsToDouble(in.readLong()));
-        default -> throw new CorruptIndexException("unknown stored field type " + type, in);
-      }
-    }
-
-    private static void skip(IndexInput in, int type) throws IOException {
-      switch (type) {
-        case STRING, BINARY -> in.skipBytes(in.readVInt());
-        case INT -> in.readZInt();
-        case LONG -> in.readZLong();
-        case FLOAT -> in.readInt();
-        case DOUBLE -> in.readLong();
         default -> throw new CorruptIndexException("unknown stored field type " + type, in);
       }
     }

@@ -54,7 +54,7 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
    * it is stored changes (this class, {@link StoredText}, {@link SegmentTable},
    * {@link DirectStoredFields}); what each raise brought: docs/SEARCH.md, "Index format".
    */
-  public static final String LAYOUT = "21";
+  public static final String LAYOUT = "22";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   public static final String ID = "id";
