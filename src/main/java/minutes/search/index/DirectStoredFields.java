@@ -76,7 +76,8 @@ final class DirectStoredFields extends StoredFieldsFormat {
     private IndexOutput data, index;
     private int docs;
     /** The document being written: its fields' headers and their values, written out as it finishes. */
-    private final ByteBuffersDataOutput headers = new ByteBuffersDataOutput(), values = new ByteBuffersDataOutput();
+    private final ByteBuffersDataOutput headers = ByteBuffersDataOutput.newResettableInstance(),
+        values = ByteBuffersDataOutput.newResettableInstance();
 
     Writer(Directory dir, SegmentInfo si, IOContext context) throws IOException {
       boolean done = false;
