@@ -3,8 +3,9 @@
 # in bench/out/api (its SQLite store, or with STORE=postgresql its PostgreSQL one, started
 # here), or with BENCH_OUT=dir on the SQLite corpus bench/search-bench.sh left there (its
 # transcripts and its query paths, paths.txt, in workspace bench-1): both jars built, then ROUNDS rounds of a fresh server per jar in turn (A B, A B, ...):
-# WARM s of wrk over the scenario's 10 search paths (the JIT compiles the search path in about
-# 40 s), then 3 x 10 s measured: searches/s, p50, p99, and the server's and PostgreSQL's CPU ms per
+# WARM s of wrk over the scenario's 10 search paths (the JIT compiled the search path in about
+# 40 s in 2026-11; on the slower machine of 2026-12-07 a server's CPU per search still fell a
+# minute in: choose WARM so that each server's three measures read flat), then 3 x 10 s measured: searches/s, p50, p99, and the server's and PostgreSQL's CPU ms per
 # search from /proc. On a machine whose speed varies within the hour, the CPU per search of
 # alternating runs is the fairer figure. CONNS: wrk's connections (default 8). Each jar searches
 # an index it built itself (`reindex` into OUT/ab-index-STORE-this, -other1, ..., removed
