@@ -3,10 +3,11 @@
 # in bench/out/api (its SQLite store, or with STORE=postgresql its PostgreSQL one, started
 # here), or with BENCH_OUT=dir on the SQLite corpus bench/search-bench.sh left there (its
 # transcripts and its query paths, paths.txt, in workspace bench-1): both jars built, then ROUNDS rounds of a fresh server per jar in turn (A B, A B, ...):
-# WARM s of wrk over the scenario's 10 search paths (the JIT compiled the search path in about
-# 40 s in 2026-11; on the slower machine of 2026-12-07 a server's CPU per search still fell a
-# minute in: choose WARM so that each server's three measures read flat), then 3 x 10 s measured: searches/s, p50, p99, and the server's and PostgreSQL's CPU ms per
-# search from /proc. On a machine whose speed varies within the hour, the CPU per search of
+# WARM s of wrk over the scenario's 10 search paths (default 120: on the slower machine of
+# 2026-12-07 a server's CPU per search still fell a minute in, while in 2026-11 the JIT had the
+# search path compiled in 40 s; a server whose first measure reads over 1.1x its last is named
+# at the end as not warm), then 3 x 10 s measured: searches/s, p50, p99, and the server's and
+# PostgreSQL's CPU ms per search from /proc. On a machine whose speed varies within the hour, the CPU per search of
 # alternating runs is the fairer figure. CONNS: wrk's connections (default 8). Each jar searches
 # an index it built itself (`reindex` into OUT/ab-index-STORE-this, -other1, ..., removed
 # at the end): they may write different index formats.
@@ -22,7 +23,7 @@ IFS=, read -ra OTHERS <<<"$OTHER"
 JARS=(this)
 for i in "${!OTHERS[@]}"; do JARS+=("other$((i + 1))"); done
 ROUNDS=${2:-2}
-WARM=${3:-40}
+WARM=${3:-120}
 STORE=${STORE:-sqlite}
 CONNS=${CONNS:-8}
 THREADS=$(( CONNS < 2 ? 1 : 2 ))
@@ -42,7 +43,7 @@ read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # and its import and rein
 export JAVA_HOME="${JAVA%/bin/java}"
 source scripts/postgres.sh
 WT=$(mktemp -d)
-SERVER=""
+SERVER="" NOT_WARM=()
 index_of() { echo "$OUT/ab-index-$STORE-$1"; }
 label_of() { [ "$1" = this ] && git rev-parse --short HEAD || echo "${OTHERS[${1#other} - 1]}"; }
 cleanup() {
@@ -103,6 +104,7 @@ for round in $(seq 1 "$ROUNDS"); do
     SERVER=$!
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
     PATHS="$SEARCH_PATHS" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d"${WARM}s" -s bench/paths.lua "http://127.0.0.1:$PORT" >/dev/null
+    measured=()
     for _ in 1 2 3; do
       before=$(cpu "$SERVER"); db_before=$(database_cpu)
       out=$(PATHS="$SEARCH_PATHS" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d10s --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
@@ -111,9 +113,15 @@ for round in $(seq 1 "$ROUNDS"); do
       printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$round" "$(label_of "$jar")" \
         "$(awk '/Requests\/sec/{print $2}' <<<"$out")" "$(awk '$1=="50%"{print $2}' <<<"$out")" "$(awk '$1=="99%"{print $2}' <<<"$out")" \
         "$(per_search "$before" "$after" "$n")" "$(per_search "$db_before" "$db_after" "$n")"
+      measured+=("$(per_search "$before" "$after" "$n")")
     done
+    # A server still compiling reads slower in its first measure than in its last: the figures
+    # would weigh the JIT, not the code.
+    awk -v first="${measured[0]}" -v last="${measured[2]}" 'BEGIN { exit !(first > 1.1 * last) }' \
+      && NOT_WARM+=("round $round $(label_of "$jar"): CPU per search ${measured[0]} then ${measured[2]} ms")
     kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
   done
 done
 echo
+for line in "${NOT_WARM[@]}"; do echo "not warm (first measure over 1.1x the last; give a longer WARM): $line"; done
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), command: STORE=$STORE CONNS=$CONNS BENCH_OUT=$OUT ${AB_PATHS:+AB_PATHS=$AB_PATHS }bench/jar-ab.sh $OTHER $ROUNDS $WARM, load average before: $LOAD_BEFORE"
