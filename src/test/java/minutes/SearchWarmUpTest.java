@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * before it listens (counted in /metrics), and they are no client's requests: not in the
  * request metrics, not against any key's rate limit. Without it (the suite's default) none run.
  */
+@RunsAlone
 class SearchWarmUpTest {
   @RegisterExtension
   static final ApiServer warmed = new ApiServer("/transcripts.ndjson",

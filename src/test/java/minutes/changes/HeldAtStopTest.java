@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * would get at the end of their wait, instead of holding its stop for http.shutdown_seconds.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@RunsAlone
 class HeldAtStopTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import minutes.ApiServer;
 import minutes.CliRun;
+import minutes.RunsAlone;
 import minutes.TestLines;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * changes.max_waiting (3 here).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@RunsAlone
 class LongPollTest {
   @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson", Map.of(
       "MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_CHANGES_MAX_WAITING", "3"));

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import minutes.RunsBesideOthers;
 import minutes.TestJvm;
 import minutes.TestStore;
 import minutes.store.Importer;
@@ -38,7 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 // A server that never starts (or never stops) must fail this class, not hang the build; a separate
 // thread because reading the server's output does not answer to an interrupt.
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@RunsBesideOthers
 class ShutdownTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern SERVING = Pattern.compile("minutes is serving on http://127\\.0\\.0\\.1:(\\d+)");

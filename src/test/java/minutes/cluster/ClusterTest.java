@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.App;
+import minutes.RunsAlone;
 import minutes.TestStore;
 import minutes.cli.Cli;
 import minutes.config.Config;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * searchable on every node within 2 s; concurrent imports from several writers while the
  * nodes follow the change log leave every node's index exactly as the database.
  */
+@RunsAlone
 class ClusterTest {
   private static final Duration SEARCHABLE_WITHIN = Duration.ofSeconds(2);
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * More concurrent requests than pooled connections, for longer than the schema re-read
  * interval: a request must never wait for a second connection while holding one.
  */
+@RunsAlone
 class ConcurrencyTest {
   // Thousands of requests with one key within seconds: above the per-key rate limit, and 16
   // clients on 4 requests in flight queue past http.max_queue_wait_ms on a busy 2-core machine

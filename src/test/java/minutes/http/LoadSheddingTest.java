@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answers without reading it, but the exchange completes only when the body is in. The servers
  * run in this process, so the test reads the clock the queue's wait limit is measured on.
  */
+@RunsAlone
 class LoadSheddingTest {
   @RegisterExtension static final ApiServer api = server(3000);
   /** Its queued requests may wait 1 ms: a request seen queued is past that once the clock says so. */

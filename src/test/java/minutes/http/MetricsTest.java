@@ -14,11 +14,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET /metrics: Prometheus text, requests by route template and status, index, database and JVM gauges; the key switch. */
+@RunsAlone
 class MetricsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_METRICS_REQUIRE_KEY", "true"));

@@ -20,16 +20,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.OpenApiCheck;
+import minutes.RunsAlone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.jupiter.api.parallel.Resources;
 
 /**
  * What every answer carries for operators and clients: request id, one access-log line,
  * gzip, ETag and 304, Cache-Control, HEAD; and the OpenAPI document and docs page themselves.
  */
-@ResourceLock(Resources.SYSTEM_ERR)
+@RunsAlone
 class OperationsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** The same server with the operator's choices: its own Cache-Control, search terms in the log. */

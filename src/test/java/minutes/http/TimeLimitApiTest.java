@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answers 503 with Retry-After (never 500), is counted as minutes_timeouts_total{kind="db"},
  * and leaves its connection fit for the next request.
  */
+@RunsAlone
 class TimeLimitApiTest {
   static final String LONG = "7d1c55b2-7f0e-4a52-9b7e-0c4f3f6b2a10";
   static final int SEGMENTS = 200_000;

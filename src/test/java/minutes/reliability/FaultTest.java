@@ -36,7 +36,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import minutes.RunsBesideOthers;
 import minutes.TestJvm;
 import minutes.cli.Cli;
 import minutes.keys.Scope;
@@ -58,7 +57,6 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dfaults.rounds=N} (CI: 1; {@code scripts/fault-test.sh}: 30), {@code -Dfaults.seed=S}
  * picks the moments; the seed is printed. Process logs stay in target/reliability/faults/.
  */
-@RunsBesideOthers
 class FaultTest {
   static final int ROUNDS = Integer.getInteger("faults.rounds", 1);
   static final long SEED = Long.getLong("faults.seed", 7L);

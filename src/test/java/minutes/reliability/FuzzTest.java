@@ -34,13 +34,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import minutes.reliability.FuzzRequests.Req;
 import minutes.reliability.RawHttp.Resp;
 import minutes.store.Importer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.jupiter.api.parallel.Resources;
 
 /**
  * Hostile input against the real server (issue 5, part 1): generated requests over raw
@@ -56,7 +55,7 @@ import org.junit.jupiter.api.parallel.Resources;
  * and counted (docs/RELIABILITY.md lists them). Afterwards the server is healthy, and no key
  * secret appeared in its log.
  */
-@ResourceLock(Resources.SYSTEM_ERR)
+@RunsAlone
 class FuzzTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

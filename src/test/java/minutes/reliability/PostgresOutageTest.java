@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.App;
 import minutes.OwnPostgres;
-import minutes.RunsBesideOthers;
+import minutes.RunsAlone;
 import minutes.TestStore;
 import minutes.config.Config;
 import minutes.json.Jackson;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retry-After, never a 500, and none waits long; /healthz names the database; once PostgreSQL
  * is back the node answers again by itself, without a restart.
  */
-@RunsBesideOthers
+@RunsAlone
 class PostgresOutageTest {
   private static final String[] PATHS = {"/api/v1/meetings", "/api/v1/search?q=planning", "/api/v1/action-items",
       "/api/v1/customers", "/healthz"};

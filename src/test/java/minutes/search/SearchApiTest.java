@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import minutes.cli.Cli;
 import minutes.search.index.IndexDirs;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GET /api/v1/search through the real server: shape, errors, visibility, live import, reindex under load. */
+@RunsAlone
 class SearchApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

@@ -17,14 +17,17 @@ import minutes.store.Db;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The search tests' fixture: meetings of two workspaces imported into a real store (SQLite or
  * PostgreSQL, as the run says), a search index built from it, and keys of each kind; built
- * once per test class. Also the helpers that search it and read the hits.
+ * once per test class. Also the helpers that search it and read the hits. Its fields are
+ * static, shared by every class built on it: such classes never run at the same time.
  */
+@ResourceLock("minutes.search.SearchFixture")
 public abstract class SearchFixture {
   @TempDir public static Path dir;
   public static Db db;

@@ -17,6 +17,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 import minutes.ApiServer;
+import minutes.RunsAlone;
 import minutes.TestStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ran on the server's request threads, less the shared front that every route passes alike, are
  * the classes the page counts, on either store. On a JDK without that event the test is skipped.
  */
+@RunsAlone
 class SearchPathTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import minutes.RunsAlone;
 import minutes.TestStore;
 import minutes.keys.ApiKeys;
 import minutes.keys.Scope;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * epoch rises when a key is revoked, created or deleted, or a workspace's domains change,
  * whichever connection wrote it, each within {@link DataWatch#TRUST_MILLIS}.
  */
+@RunsAlone
 class DataWatchTest {
   @TempDir Path dir;
 

@@ -23,6 +23,7 @@ import java.util.UUID;
 import minutes.ApiServer;
 import minutes.CliRun;
 import minutes.Fixtures;
+import minutes.RunsAlone;
 import minutes.TestLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * deleted workspace remains. Each test imports meetings of its own, so the order of tests does
  * not matter.
  */
+@RunsAlone
 class DeleteTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   private static final Duration WITHIN = Duration.ofSeconds(2);

@@ -23,7 +23,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import minutes.ApiServer;
 import minutes.CliRun;
-import minutes.RunsBesideOthers;
 import minutes.TestJvm;
 import minutes.TestLines;
 import minutes.TestStore;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the same change again with the same webhook-id, signed as before (at least once, nothing lost).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@RunsBesideOthers
 class WebhookFailoverTest {
   private static final Pattern SERVING = Pattern.compile("minutes is serving on http://127\\.0\\.0\\.1:(\\d+)");
 

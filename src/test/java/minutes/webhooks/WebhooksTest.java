@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import minutes.ApiServer;
 import minutes.CliRun;
+import minutes.RunsAlone;
 import minutes.TestLines;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 410, a revoked key, and the operator's mistakes.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@RunsAlone
 class WebhooksTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   private static final ObjectMapper MAPPER = new ObjectMapper();

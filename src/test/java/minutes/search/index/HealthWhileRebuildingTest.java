@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import minutes.App;
+import minutes.RunsAlone;
 import minutes.TestStore;
 import minutes.config.Config;
 import minutes.json.Jackson;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * so every rebuild fails and is retried every 2 s until the test migrates the database. Such a
  * server starts without waiting out the seconds it gives a first build that could succeed.
  */
+@RunsAlone
 class HealthWhileRebuildingTest {
   @TempDir Path dir;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
