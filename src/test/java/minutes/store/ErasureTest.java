@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import minutes.ApiServer;
 import minutes.CliRun;
+import minutes.RunsAlone;
 import minutes.TestLines;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * docs/OPERATIONS.md). Each test first finds the words where they stood, so that the search for
  * them is known to work. Readers that hold a snapshot from before the delete are waited for.
  */
+@RunsAlone
 class ErasureTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** The tables that hold a meeting line's texts; PostgreSQL's pages are read through pageinspect. */
