@@ -110,10 +110,10 @@ for round in $(seq 1 "$ROUNDS"); do
       out=$(PATHS="$SEARCH_PATHS" KEY="$KEY" wrk -t"$THREADS" -c"$CONNS" -d10s --latency -s bench/paths.lua "http://127.0.0.1:$PORT")
       after=$(cpu "$SERVER"); db_after=$(database_cpu)
       n=$(awk '/requests in/{print $1}' <<<"$out")
+      measured+=("$(per_search "$before" "$after" "$n")")
       printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$round" "$(label_of "$jar")" \
         "$(awk '/Requests\/sec/{print $2}' <<<"$out")" "$(awk '$1=="50%"{print $2}' <<<"$out")" "$(awk '$1=="99%"{print $2}' <<<"$out")" \
-        "$(per_search "$before" "$after" "$n")" "$(per_search "$db_before" "$db_after" "$n")"
-      measured+=("$(per_search "$before" "$after" "$n")")
+        "${measured[-1]}" "$(per_search "$db_before" "$db_after" "$n")"
     done
     # A server still compiling reads slower in its first measure than in its last: the figures
     # would weigh the JIT, not the code.

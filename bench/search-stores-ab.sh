@@ -4,10 +4,8 @@
 # once, each on its own store and its own index of the same 20,000 meetings, the same 10 queries
 # over one connection, alternating between the nodes ROUNDS times (A B, then B A, ...) for SECONDS
 # each, so that the machine's noise falls on both alike, after WARM s of searching on each node
-# (the steady state: in 2026-11 the JIT compiler had the search path compiled after 40 s of
-# steady searching, while on the slower machine of 2026-12-07 a server's CPU per search still
-# fell a minute in, so the default is 120 s, as bench/jar-ab.sh's). Prints a row per round and
-# the medians.
+# (the steady state; default 120 s, for the reason bench/jar-ab.sh gives). Prints a row per
+# round and the medians.
 #   bench/search-stores-ab.sh [ROUNDS=6] [SECONDS=5] [WARM=120]
 set -euo pipefail
 cd "$(dirname "$0")/.."

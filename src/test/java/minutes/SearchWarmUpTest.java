@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * before it listens (counted in /metrics), and they are no client's requests: not in the
  * request metrics, not against any key's rate limit. Without it (the suite's default) none run.
  */
-@RunsAlone
+@RunsAlone("a 400 ms warm-up must still run a search")
 class SearchWarmUpTest {
   @RegisterExtension
   static final ApiServer warmed = new ApiServer("/transcripts.ndjson",

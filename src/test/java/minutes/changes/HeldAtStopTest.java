@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * would get at the end of their wait, instead of holding its stop for http.shutdown_seconds.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@RunsAlone
+@RunsAlone("the server stops within 3 s while requests are held")
 class HeldAtStopTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

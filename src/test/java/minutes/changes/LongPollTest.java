@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * changes.max_waiting (3 here).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@RunsAlone
+@RunsAlone("held polls answer within 1 s and stay held for 3 s, on one request in flight")
 class LongPollTest {
   @RegisterExtension static final ApiServer api = new ApiServer("/fixtures.ndjson", Map.of(
       "MINUTES_HTTP_MAX_IN_FLIGHT", "1", "MINUTES_HTTP_MAX_QUEUED", "1", "MINUTES_CHANGES_MAX_WAITING", "3"));

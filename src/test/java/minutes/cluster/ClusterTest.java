@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * searchable on every node within 2 s; concurrent imports from several writers while the
  * nodes follow the change log leave every node's index exactly as the database.
  */
-@RunsAlone
+@RunsAlone("a node finds an import within 2 s and refuses a revoked key within 1 s")
 class ClusterTest {
   private static final Duration SEARCHABLE_WITHIN = Duration.ofSeconds(2);
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * More concurrent requests than pooled connections, for longer than the schema re-read
  * interval: a request must never wait for a second connection while holding one.
  */
-@RunsAlone
+@RunsAlone("each answer must come within 5 s under 16 clients, with the default 50 ms queue wait")
 class ConcurrencyTest {
   // Thousands of requests with one key within seconds: above the per-key rate limit, and 16
   // clients on 4 requests in flight queue past http.max_queue_wait_ms on a busy 2-core machine

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answers without reading it, but the exchange completes only when the body is in. The servers
  * run in this process, so the test reads the clock the queue's wait limit is measured on.
  */
-@RunsAlone
+@RunsAlone("requests that must be admitted meet a 1 ms queue wait")
 class LoadSheddingTest {
   @RegisterExtension static final ApiServer api = server(3000);
   /** Its queued requests may wait 1 ms: a request seen queued is past that once the clock says so. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET /metrics: Prometheus text, requests by route template and status, index, database and JVM gauges; the key switch. */
-@RunsAlone
+@RunsAlone("it forces GCs, which pause every class beside it")
 class MetricsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   @RegisterExtension static final ApiServer locked = new ApiServer("/fixtures.ndjson", java.util.Map.of("MINUTES_METRICS_REQUIRE_KEY", "true"));

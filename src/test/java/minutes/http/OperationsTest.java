@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What every answer carries for operators and clients: request id, one access-log line,
  * gzip, ETag and 304, Cache-Control, HEAD; and the OpenAPI document and docs page themselves.
  */
-@RunsAlone
+@RunsAlone("it replaces System.err and reads every line written there")
 class OperationsTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   /** The same server with the operator's choices: its own Cache-Control, search terms in the log. */

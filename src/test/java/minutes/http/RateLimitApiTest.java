@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * headers on every keyed answer, 429 with its body and Retry-After once a key's quota is spent,
  * other keys untouched, unauthenticated requests not counted, 0 turning it off.
  */
-@RunsAlone
+@RunsAlone("two requests must fall within the same second of the rate window")
 class RateLimitApiTest {
   // Two requests a minute: the third in a row is over, and the next one comes back only after 30 s.
   @RegisterExtension static final ApiServer tight =

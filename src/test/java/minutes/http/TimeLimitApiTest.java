@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answers 503 with Retry-After (never 500), is counted as minutes_timeouts_total{kind="db"},
  * and leaves its connection fit for the next request.
  */
-@RunsAlone
+@RunsAlone("key and meeting lookups must not meet a 1 ms (SQLite) or 5 ms (PostgreSQL) statement limit")
 class TimeLimitApiTest {
   static final String LONG = "7d1c55b2-7f0e-4a52-9b7e-0c4f3f6b2a10";
   static final int SEGMENTS = 200_000;

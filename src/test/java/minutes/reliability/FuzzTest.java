@@ -55,7 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and counted (docs/RELIABILITY.md lists them). Afterwards the server is healthy, and no key
  * secret appeared in its log.
  */
-@RunsAlone
+@RunsAlone("it replaces System.err to look for key secrets in the server's log")
 class FuzzTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

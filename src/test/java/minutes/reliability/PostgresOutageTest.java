@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retry-After, never a 500, and none waits long; /healthz names the database; once PostgreSQL
  * is back the node answers again by itself, without a restart.
  */
-@RunsAlone
+@RunsAlone("beside others its request right after the recovery got a 503 (not understood)")
 class PostgresOutageTest {
   private static final String[] PATHS = {"/api/v1/meetings", "/api/v1/search?q=planning", "/api/v1/action-items",
       "/api/v1/customers", "/healthz"};

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GET /api/v1/search through the real server: shape, errors, visibility, live import, reindex under load. */
-@RunsAlone
+@RunsAlone("a live import is searchable within 2 s; searches during a reindex answer within the 2 s limit")
 class SearchApiTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

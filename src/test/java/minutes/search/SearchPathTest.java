@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ran on the server's request threads, less the shared front that every route passes alike, are
  * the classes the page counts, on either store. On a JDK without that event the test is skipped.
  */
-@RunsAlone
+@RunsAlone("its JFR trace of every request thread also saw a neighbour's server")
 class SearchPathTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * epoch rises when a key is revoked, created or deleted, or a workspace's domains change,
  * whichever connection wrote it, each within {@link DataWatch#TRUST_MILLIS}.
  */
-@RunsAlone
+@RunsAlone("a revoked key is refused within 1 s")
 class DataWatchTest {
   @TempDir Path dir;
 

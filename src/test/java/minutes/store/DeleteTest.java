@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * deleted workspace remains. Each test imports meetings of its own, so the order of tests does
  * not matter.
  */
-@RunsAlone
+@RunsAlone("a deleted meeting is gone from search within 2 s")
 class DeleteTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   private static final Duration WITHIN = Duration.ofSeconds(2);

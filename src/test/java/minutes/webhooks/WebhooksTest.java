@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 410, a revoked key, and the operator's mistakes.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@RunsAlone
+@RunsAlone("a retry comes 5 to 6.5 s after a failed delivery")
 class WebhooksTest {
   @RegisterExtension static final ApiServer api = new ApiServer();
   private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * so every rebuild fails and is retried every 2 s until the test migrates the database. Such a
  * server starts without waiting out the seconds it gives a first build that could succeed.
  */
-@RunsAlone
+@RunsAlone("the server starts within 5 s while its first build fails")
 class HealthWhileRebuildingTest {
   @TempDir Path dir;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
