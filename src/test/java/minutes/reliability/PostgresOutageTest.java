@@ -109,7 +109,10 @@ class PostgresOutageTest {
 
         pg.restart();
         awaitStatus(base + "/healthz", null, 200, Duration.ofSeconds(30));
-        for (String path : PATHS) assertEquals(200, get(base + path, key).statusCode(), path + " after recovery");
+        for (String path : PATHS) {
+          HttpResponse<String> after = get(base + path, key);
+          assertEquals(200, after.statusCode(), path + " after recovery: " + after.body());
+        }
         stop.set(true);
         for (Thread c : clients) c.join();
         assertEquals(null, wrong.get(), "every answer 200 or 503 with Retry-After; seen " + statuses);
