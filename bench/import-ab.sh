@@ -68,7 +68,7 @@ for store in $STORES; do
   [ "$store" != postgresql ] || pg_stop "$OUT/pg"
   for jar in this other; do
     for col in 2 3 4; do med[$jar$col]=$(awk -v j=$jar -v c=$col '$1 == j {print $c}' "$OUT/$store.txt" | median); done
-    echo "$store $jar ($([ $jar = this ] && git rev-parse --short HEAD || echo "$OTHER")): median ${med[${jar}2]} MB/s, ${med[${jar}3]} CPU s, ${med[${jar}4]} s wall"
+    echo "$store $jar ($([ $jar = this ] && echo "$THIS_LABEL" || echo "$OTHER")): median ${med[${jar}2]} MB/s, ${med[${jar}3]} CPU s, ${med[${jar}4]} s wall"
   done
   echo "$store this/other: MB/s $(ratio 2)x, CPU s $(ratio 3)x, wall s $(ratio 4)x"
 done

@@ -42,10 +42,11 @@ read -ra SERVE_OPTS <<<"$(./run.sh java-opts serve)"   # as run.sh starts the se
 read -ra BUILD_OPTS <<<"$(./run.sh java-opts build)"   # and its import and reindex
 export JAVA_HOME="${JAVA%/bin/java}"
 source scripts/postgres.sh
+source bench/ab-jars.sh
 WT=$(mktemp -d)
 SERVER="" NOT_WARM=()
 index_of() { echo "$OUT/ab-index-$STORE-$1"; }
-label_of() { [ "$1" = this ] && git rev-parse --short HEAD || echo "${OTHERS[${1#other} - 1]}"; }
+label_of() { [ "$1" = this ] && echo "$THIS_LABEL" || echo "${OTHERS[${1#other} - 1]}"; }
 cleanup() {
   [ -z "$SERVER" ] || { kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true; }
   git worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
@@ -54,6 +55,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+THIS_LABEL=$(this_label)
 mvn -B -q -DskipTests package >&2 && cp target/minutes.jar target/ab-this.jar
 git worktree add -q --detach "$WT" HEAD
 for i in "${!OTHERS[@]}"; do

@@ -47,4 +47,4 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "reindex $round $jar: $(run "$jar" reindex)"
   done
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); this: $(git rev-parse --short HEAD), other: $OTHER"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); this: $THIS_LABEL, other: $OTHER"
