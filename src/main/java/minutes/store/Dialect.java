@@ -173,11 +173,7 @@ public enum Dialect {
       long started = System.nanoTime();
       boolean clear;
       do {
-        // age() compares transaction ids across wrap-around: a snapshot whose xmin is at or
-        // before the import's id may still see what it deleted.
-        clear = new Sql("""
-            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-              AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(?::text::xid8::xid)""", mark).count(c) == 0;
+        clear = snapshotsBefore(c, mark) == 0;
       } while (!clear && System.nanoTime() - started <= patience.toNanos() && pause());
       // VACUUM leaves the dead tuples of a page another reader holds pinned at that moment (even
       // one whose snapshot is newer than the delete) and counts them as missed, in n_dead_tup
@@ -199,6 +195,17 @@ public enum Dialect {
               + " s; VACUUM ran, autovacuum frees what it could not", seconds(started));
     }
   };
+
+  /**
+   * On PostgreSQL, the backends of c's database, c's own aside, holding a snapshot that may still
+   * see what transaction {@code mark} ({@link #erasureMark}) changed: age() compares transaction
+   * ids across wrap-around, and a snapshot whose xmin is at or before mark's id may still see it.
+   */
+  static long snapshotsBefore(Connection c, String mark) throws SQLException {
+    return new Sql("""
+        SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(?::text::xid8::xid)""", mark).count(c);
+  }
 
   /** Tables whose rows a delete line removes (directly or by cascade). */
   private static final List<String> DELETED_FROM = List.of("meeting", "meeting_viewer", "participant", "protocol",
