@@ -5,9 +5,10 @@ Every other meeting (by a hash of its id) keeps its English text; the rest are s
 16 other languages of the test fixture (src/test/resources/languages): title, minutes and each
 transcript segment are rewritten from that language's sentences, the segment to about its old
 length, and the line declares its `language`. For space-separated languages a third of each
-sentence's words are dropped at random, so that meetings differ; the fixture is small (6
-sentences a language), so a word of it occurs in most meetings of its language, which makes a
-query in those languages heavier than an English one of the same length.
+sentence's words are dropped at random, so that meetings differ. The fixture is small (30
+sentences a language, 6 until 2026-12-07), so a word of it occurs in most meetings of its
+language and many times in each, which makes a query in those languages heavier than an English
+one of the same length; with 6 sentences a word stood about five times as often in each meeting.
 
   mixed_languages.py FIXTURE_DIR QUERIES_OUT ENGLISH_QUERIES < english.ndjson > mixed.ndjson
 
