@@ -52,11 +52,21 @@ public final class Property {
 
   /** Runs {@code check} on {@code cases} cases of sizes 0 to {@code maxSize}; fails on the first that fails. */
   public static void forAll(String property, int cases, int maxSize, Check check) {
+    forAll(property, cases, maxSize, () -> { }, check);
+  }
+
+  /**
+   * As {@link #forAll(String, int, int, Check)}, then up to {@code cases} more cases (of size
+   * {@code maxSize}) while {@code coverage}, the test's coverage assertions, still fails: the corners
+   * a test requires are drawn by chance, and a run that met them too seldom by luck proves nothing
+   * about the code; more cases only check more. The test asserts {@code coverage} itself afterwards.
+   */
+  public static void forAll(String property, int cases, int maxSize, Runnable coverage, Check check) {
     long runSeed = runSeed();
     SplittableRandom seeds = new SplittableRandom(runSeed);
-    for (int i = 0; i < cases; i++) {
+    for (int i = 0; i < cases || i < 2 * cases && !holds(coverage); i++) {
       long seed = seeds.nextLong();
-      int size = cases == 1 ? maxSize : (int) ((long) i * maxSize / (cases - 1));
+      int size = i >= cases - 1 ? maxSize : (int) ((long) i * maxSize / (cases - 1));
       try {
         check.run(new Case(new Random(seed), size, seed));
       } catch (Throwable t) {
@@ -65,6 +75,15 @@ public final class Property {
                 + "-Dproperty.seed=%d, the case with Property.example(%dL, %d, ...)): %s",
             property, i, cases, size, seed, runSeed, runSeed, seed, size, t), t);
       }
+    }
+  }
+
+  private static boolean holds(Runnable assertions) {
+    try {
+      assertions.run();
+      return true;
+    } catch (AssertionError e) {
+      return false;
     }
   }
 

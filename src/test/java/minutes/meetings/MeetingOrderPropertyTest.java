@@ -51,9 +51,15 @@ class MeetingOrderPropertyTest {
   void theOrderAnswersEveryRequestAsSqlDoes() throws Exception {
     Map<String, Integer> met = new TreeMap<>();
     try (GeneratedLists.Database database = new GeneratedLists.Database()) {
-      Property.forAll("the meeting order answers every request as SQL does", 10, 30, c -> check(database, c, met));
+      Property.forAll("the meeting order answers every request as SQL does", 10, 30, () -> requireCoverage(met),
+          c -> check(database, c, met));
     }
     System.out.println("MeetingOrderPropertyTest met " + met);
+    requireCoverage(met);
+  }
+
+  /** Equal answers prove little unless they had rows and met the corners; q matched 12 to 24 times a run (2026-12-07). */
+  private static void requireCoverage(Map<String, Integer> met) {
     GeneratedLists.requireRowsAndCorners(met);
     assertTrue(met.getOrDefault("range inverted", 0) >= 10, "inverted ranges: " + met);
     assertTrue(met.getOrDefault("q matches", 0) >= 10, "q that matches: " + met);
