@@ -121,6 +121,25 @@ public final class LanguageDetection {
     return Languages.isSubtag(language) ? language : Languages.UNDETERMINED;
   }
 
+  /**
+   * A meeting's title alone: as {@link #detect}, except that a title written in Latin letters
+   * alone is English or {@code und}, never another language. A title is a few words, most often
+   * names and terms, on which the profiles name another language with a probability above 0.997
+   * ("Planning: Language training data for cell phones" as Indonesian, "Ironbridge Insurance
+   * Ltd: Functional requirements" as French), and read by that language's rules an English title
+   * would no longer answer as it did before languages; {@code und} reads as English does. Other
+   * scripts (Cyrillic, Greek, CJK, Thai ...) cannot be English and keep what {@link #detect} says.
+   */
+  public static String detectTitle(CharSequence title) {
+    String language = detect(title);
+    return language.equals("en") || !latinLettersOnly(title) ? language : Languages.UNDETERMINED;
+  }
+
+  private static boolean latinLettersOnly(CharSequence text) {
+    return text.codePoints().filter(Character::isLetter)
+        .allMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.LATIN);
+  }
+
   static boolean readsAsEnglish(CharSequence sample) {
     int words = 0, english = 0;
     for (int i = 0, n = sample.length(); i < n; ) {

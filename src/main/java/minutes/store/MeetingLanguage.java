@@ -7,7 +7,8 @@ import minutes.languages.Languages;
 /**
  * The language a meeting line is stored with (decisions.md "Languages"): the line's own
  * {@code language}, else detected from the meeting's text: its current minutes, its transcript
- * and its title, as far as the detector reads. Stateless.
+ * and its title, as far as the detector reads; a title alone by the stricter rule for titles
+ * ({@link LanguageDetection#detectTitle}). Stateless.
  */
 final class MeetingLanguage {
   private MeetingLanguage() {}
@@ -26,8 +27,10 @@ final class MeetingLanguage {
       if (text.length() >= LanguageDetection.SAMPLE_CHARS) break;
       append(text, s.get("text").asText());
     }
+    boolean titleAlone = text.isEmpty();
     append(text, line.get("title").asText());
-    return text.isEmpty() ? Languages.UNDETERMINED : LanguageDetection.detect(text);
+    if (text.isEmpty()) return Languages.UNDETERMINED;
+    return titleAlone ? LanguageDetection.detectTitle(text) : LanguageDetection.detect(text);
   }
 
   private static void append(StringBuilder text, String part) {

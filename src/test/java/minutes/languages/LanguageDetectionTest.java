@@ -76,6 +76,27 @@ class LanguageDetectionTest {
     }
   }
 
+  /**
+   * A title alone in Latin letters is English or {@code und}: two English titles of
+   * bench/api-bench.sh's corpus that the profiles read as Indonesian and French, and each Latin
+   * language's first sentence taken as a title; other scripts keep their language.
+   */
+  @Test
+  void aTitleAloneInLatinLettersIsEnglishOrUndetermined() throws IOException {
+    assertEquals("id", LanguageDetection.detect("Planning: Language training data for cell phones"));
+    assertEquals("fr", LanguageDetection.detect("Ironbridge Insurance Ltd: Functional requirements"));
+    assertEquals("und", LanguageDetection.detectTitle("Planning: Language training data for cell phones"));
+    assertEquals("und", LanguageDetection.detectTitle("Ironbridge Insurance Ltd: Functional requirements"));
+    for (String language : LANGUAGES) {
+      String title = sentences(language).get(0), detected = LanguageDetection.detect(title);
+      boolean otherScript = List.of("ru", "zh", "ja", "ko", "th").contains(language);
+      assertEquals(detected.equals("en") || otherScript ? detected : "und", LanguageDetection.detectTitle(title), title);
+      if (!language.equals("en") && !otherScript) assertEquals(language, LanguageDetection.detect(title), title);
+    }
+    String englishTitle = sentences("en").get(0);
+    assertEquals("en", LanguageDetection.detectTitle(englishTitle), englishTitle);
+  }
+
   @Test
   void shortTitlesAndEmptyTextAreUndetermined() {
     assertEquals("und", LanguageDetection.detect(""));
