@@ -90,11 +90,9 @@ class LanguageDetectionTest {
     for (String language : LANGUAGES) {
       String title = sentences(language).get(0), detected = LanguageDetection.detect(title);
       boolean otherScript = List.of("ru", "zh", "ja", "ko", "th").contains(language);
-      assertEquals(detected.equals("en") || otherScript ? detected : "und", LanguageDetection.detectTitle(title), title);
-      if (!language.equals("en") && !otherScript) assertEquals(language, LanguageDetection.detect(title), title);
+      if (!otherScript) assertEquals(language, detected, title);
+      assertEquals(language.equals("en") || otherScript ? detected : "und", LanguageDetection.detectTitle(title), title);
     }
-    String englishTitle = sentences("en").get(0);
-    assertEquals("en", LanguageDetection.detectTitle(englishTitle), englishTitle);
   }
 
   @Test
