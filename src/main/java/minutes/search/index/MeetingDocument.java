@@ -17,6 +17,7 @@ import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.KeywordField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
@@ -54,7 +55,7 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
    * it is stored changes (this class, {@link StoredText}, {@link SegmentTable},
    * {@link DirectStoredFields}); what each raise brought: docs/SEARCH.md, "Index format".
    */
-  public static final String LAYOUT = "22";
+  public static final String LAYOUT = "23";
 
   /** The meeting id as a term (updates, deletes, changed meetings left out) and as sorted doc values (ties of date order). */
   public static final String ID = "id";
@@ -65,7 +66,11 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
   public static final String PLATFORM = "platform";
   public static final String PARTICIPANT = "participant";
   public static final String PARTICIPANT_DOMAIN = "participant_domain";
-  /** The meeting's language subtag (decisions.md "Languages"): the {@code language} filter. */
+  /**
+   * The meeting's language subtag (decisions.md "Languages"): a term for the {@code language} filter,
+   * doc values for the readings (which reading a hit is described and marked by, which meetings a
+   * reading's clauses may match).
+   */
   public static final String LANGUAGE = "language";
   /**
    * coalesce(starts_at, created_at) in epoch seconds: a point for the from/to filters and doc
@@ -140,7 +145,7 @@ public record MeetingDocument(String id, long workspaceId, List<String> viewers,
     for (String v : viewers) d.add(new StringField(VIEWER, Visibility.viewerKey(v), Field.Store.NO));
     d.add(new StringField(PLATFORM, platform, Field.Store.NO));
     d.add(new SortedSetDocValuesFacetField(FACET_PLATFORM, platform));
-    d.add(new StringField(LANGUAGE, language, Field.Store.NO));
+    d.add(new KeywordField(LANGUAGE, language, Field.Store.NO));
     d.add(new SortedSetDocValuesFacetField(FACET_LANGUAGE, language));
     for (Participant p : participants) {
       if (p.email() != null) {

@@ -1,5 +1,6 @@
 package minutes.search.query;
 
+import java.util.ArrayList;
 import java.util.List;
 import minutes.search.index.MeetingDocument;
 import minutes.search.text.PhraseLayout;
@@ -87,14 +88,34 @@ public final class MeetingQueries {
    */
   public static Query inField(SearchQuery q, String field, Match match) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    float[] weights = q.weights();
-    float all = 0;
-    for (float w : weights) all += w;
-    for (int c = 0; c < weights.length; c++) {
+    float[] shares = shares(q);
+    for (int c = 0; c < shares.length; c++) {
       Query clause = clause(field, q.clauses.get(c));
-      b.add(new BoostQuery(clause, weights[c] / all), match == Match.ALL ? Occur.MUST : Occur.SHOULD);
+      b.add(new BoostQuery(clause, shares[c]), match == Match.ALL ? Occur.MUST : Occur.SHOULD);
     }
     return b.build();
+  }
+
+  /** Each clause's weight over the weight of all: its share of a field's score. */
+  private static float[] shares(SearchQuery q) {
+    float[] shares = q.weights();
+    float all = 0;
+    for (float w : shares) all += w;
+    for (int c = 0; c < shares.length; c++) shares[c] /= all;
+    return shares;
+  }
+
+  /**
+   * All that the queries made here take from q: two readings of a query with equal scorings
+   * have equal queries, and the other way round. Cheaper to compare than the queries (a search
+   * over a corpus of 17 languages compared 17 readings' queries: docs/BENCHMARKS.md).
+   */
+  record Scoring(List<List<String>> clauses, List<Float> shares, long counted) {
+    static Scoring of(SearchQuery q) {
+      List<Float> shares = new ArrayList<>(q.clauses.size());
+      for (float share : MeetingQueries.shares(q)) shares.add(share);
+      return new Scoring(q.clauses, shares, q.counted());
+    }
   }
 
   /**

@@ -16,16 +16,17 @@ import minutes.search.index.MeetingDocument;
 import minutes.search.text.Reading;
 import minutes.search.text.SearchAnalyzer;
 import minutes.search.text.SearchQuery;
+import org.apache.lucene.document.KeywordField;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -57,15 +58,24 @@ record Readings(List<Read> all) {
    * does) are asked once, over their languages together: an equal query scores a meeting the same
    * whichever reading it stands for, and each reading's own query read every posting of its words
    * again only to filter the meetings of its languages (2.8x the English p50 over 16 readings).
-   * One query for all: unrestricted, the query before languages.
+   * One query for all: unrestricted, the query before languages. {@code scoredBy} makes its
+   * query of what {@link MeetingQueries.Scoring} holds, so readings of equal scorings are one.
    */
   Query scored(Function<SearchQuery, Query> scoredBy) {
-    Map<Query, List<Read>> groups = new LinkedHashMap<>();
-    for (Read read : all) groups.computeIfAbsent(scoredBy.apply(read.query()), k -> new ArrayList<>()).add(read);
-    if (groups.size() == 1) return groups.keySet().iterator().next();
+    List<List<Read>> groups = alike();
+    if (groups.size() == 1) return scoredBy.apply(all.getFirst().query());
     BooleanQuery.Builder any = new BooleanQuery.Builder();
-    groups.forEach((scored, reads) -> any.add(restrict(scored, reads), Occur.SHOULD));
+    for (List<Read> reads : groups) any.add(restrict(scoredBy.apply(reads.getFirst().query()), reads), Occur.SHOULD);
     return any.build();
+  }
+
+  /** The readings grouped by equal {@link MeetingQueries.Scoring}s, the default reading's group first. */
+  List<List<Read>> alike() {
+    Map<MeetingQueries.Scoring, List<Read>> groups = new LinkedHashMap<>();
+    for (Read read : all) {
+      groups.computeIfAbsent(MeetingQueries.Scoring.of(read.query()), k -> new ArrayList<>()).add(read);
+    }
+    return List.copyOf(groups.values());
   }
 
   /**
@@ -81,7 +91,9 @@ record Readings(List<Read> all) {
       if (reads.contains(standard)) read.languages().forEach(languages::remove);
       else languages.addAll(read.languages());
     }
-    Query in = new TermInSetQuery(MeetingDocument.LANGUAGE, languages);
+    // Risk: KeywordField.newSetQuery is an IndexOrDocValuesQuery (@lucene.experimental) of the terms
+    // and the doc values; LanguageOracleTest would find another language's meetings if it changed.
+    Query in = KeywordField.newSetQuery(MeetingDocument.LANGUAGE, languages);
     return new BooleanQuery.Builder().add(scored, Occur.MUST).add(in, reads.contains(standard) ? Occur.MUST_NOT : Occur.FILTER)
         .build();
   }
@@ -124,13 +136,13 @@ record Readings(List<Read> all) {
   }
 
   /**
-   * The hits of each reading, each group in document order ({@code byDoc}: all hits in document
-   * order, {@code doc} their document numbers), the default reading's last: each leaf's language
-   * terms walked once, their postings advanced to the leaf's hits.
+   * The hits of each reading that has any, each group in document order ({@code byDoc}: all hits
+   * in document order, {@code doc} their document numbers), the default reading's last: each hit's language
+   * read from its doc values.
    */
   <H> Map<Read, H[]> byReading(IndexReader reader, H[] byDoc, ToIntFunction<H> doc) throws IOException {
     Read standard = all.getFirst();
-    if (single()) return Map.of(standard, byDoc);
+    if (single()) return byDoc.length == 0 ? Map.of() : Map.of(standard, byDoc);
     Map<BytesRef, Read> readOf = new HashMap<>();
     for (Read read : all.subList(1, all.size())) read.languages().forEach(language -> readOf.put(language, read));
     Read[] read = new Read[byDoc.length];
@@ -138,19 +150,12 @@ record Readings(List<Read> all) {
     for (LeafReaderContext leaf : reader.leaves()) {
       int end = first;
       while (end < byDoc.length && doc.applyAsInt(byDoc[end]) < leaf.docBase + leaf.reader().maxDoc()) end++;
-      // Risk: Terms and TermsEnum are @lucene.experimental (the postings API); LanguageOracleTest
-      // would see a meeting marked by another language's reading if this walk changed.
-      Terms terms = first == end ? null : leaf.reader().terms(MeetingDocument.LANGUAGE);
-      TermsEnum languages = terms == null ? TermsEnum.EMPTY : terms.iterator();
-      PostingsEnum docs = null;
-      for (BytesRef language = languages.next(); language != null; language = languages.next()) {
-        if (!readOf.containsKey(language)) continue;
-        docs = languages.postings(docs, PostingsEnum.NONE);
-        for (int h = first; h < end; h++) {
-          int local = doc.applyAsInt(byDoc[h]) - leaf.docBase;
-          if (docs.docID() < local) docs.advance(local);
-          if (docs.docID() == local) read[h] = readOf.get(language);
-        }
+      if (first == end) continue;
+      SortedSetDocValues languages = DocValues.getSortedSet(leaf.reader(), MeetingDocument.LANGUAGE);
+      Read[] byOrd = new Read[(int) languages.getValueCount()]; // null: the default reading's
+      for (int ord = 0; ord < byOrd.length; ord++) byOrd[ord] = readOf.get(languages.lookupOrd(ord));
+      for (int h = first; h < end; h++) {
+        if (languages.advanceExact(doc.applyAsInt(byDoc[h]) - leaf.docBase)) read[h] = byOrd[(int) languages.nextOrd()];
       }
       first = end;
     }
