@@ -154,21 +154,21 @@ public final class MeetingSearch {
    * so that holding more words comes first and the rank, below 1, orders the meetings holding as
    * many. One score, so that Lucene's block-max skipping passes meetings that cannot compete.
    */
-  static Query scored(SearchQuery q, Match match, Query[] fields) {
-    Query rank = MeetingQueries.rank(q, match, fields);
+  static Query scored(SearchQuery q, Match match) {
+    Query rank = MeetingQueries.rank(q, match, MeetingQueries.fields(q, match));
     if (match == Match.ALL) return rank;
     return new BooleanQuery.Builder().add(MeetingQueries.coordination(q), Occur.SHOULD).add(rank, Occur.SHOULD).build();
   }
 
   /** {@link #scored} of each reading, each matching only its meetings (see {@link Readings#scored}). */
   static Query scored(Readings readings, Match match) {
-    return readings.scored(q -> scored(q, match, MeetingQueries.fields(q, match)));
+    return readings.scored(q -> scored(q, match));
   }
 
   /** {@link #matching} of q in every field under {@code match}, scored as a search scores it. */
   public static Query matching(SearchQuery q, Match match, Principal principal, SearchFilters filters,
       List<BytesRef> pending) {
-    return matching(scored(q, match, MeetingQueries.fields(q, match)), principal, filters, pending);
+    return matching(scored(q, match), principal, filters, pending);
   }
 
   /**
