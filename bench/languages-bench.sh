@@ -62,13 +62,15 @@ serve() {   # serve DIR: starts a server on DIR's database and index, prints "PO
 read -r EN_PORT EN_KEY <<<"$(serve "$EN")"
 read -r MIX_PORT MIX_KEY <<<"$(serve "$MIX")"
 
-ask() {   # ask PORT KEY QUERIES: one pass, prints "p50 p99"
+ask() {   # ask PORT KEY QUERIES: 15 untimed passes, then one timed; prints its "p50 p99"
   "${BENCH[@]}" socket "http://127.0.0.1:$1" "$2" "$3" 1 | awk -F'|' '/plain socket/ {gsub(/ /, ""); print $3, $5}'
 }
-# Warm-up, WARM seconds of passes over both servers in turn (default 120): a pass is about a
-# second, and the three passes this did until 2026-12-07 left the mixed corpus's server (16 more
-# analyzers, CJK pair phrases) compiling through the rounds: its p50 fell from 3.3-3.6 to 2.2-2.4
-# ms over five rounds (1.90x to 1.16x the English p50) while the English one held.
+# Warm-up, WARM seconds of asks over both servers in turn (default 120). An ask is SearchBench's
+# 15 untimed passes over the 300 queries and one timed, 10-20 s; the three asks per server this did
+# until 2026-12-07 (about 30 s a server, none for the English queries on the mixed corpus) left the
+# mixed corpus's server (16 more analyzers, CJK pair phrases) compiling through the rounds: its p50
+# fell from 3.3-3.6 to 2.2-2.4 ms over five rounds (1.90x to 1.16x the English p50) while the
+# English one held.
 warm_until=$(( $(date +%s) + ${WARM:-120} ))
 while [ "$(date +%s)" -lt "$warm_until" ]; do
   ask "$EN_PORT" "$EN_KEY" "$EN/queries.txt" >/dev/null
