@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Set;
 import minutes.config.Config;
 import minutes.generate.DemoData;
-import minutes.generate.QmsumCorpus;
+import minutes.generate.TestCorpus;
 import minutes.json.Jackson;
 import minutes.keys.ApiKeys;
 import minutes.keys.Scope;
@@ -40,7 +40,7 @@ class DemoApiTest {
   static void start() throws Exception {
     Path demo = dir.resolve("demo.ndjson");
     try (Writer w = Files.newBufferedWriter(demo)) {
-      DemoData.write(QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH), w);
+      DemoData.write(TestCorpus.get(), w);
     }
     testStore = TestStore.create(dir);
     java.util.Map<String, String> env = new java.util.HashMap<>(testStore.env());

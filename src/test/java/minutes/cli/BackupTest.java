@@ -45,7 +45,8 @@ class BackupTest {
     String path = "/api/v1/search?q=quarterly%20planning";
     Config restored = Config.load(Files.createFile(dir.resolve("restored.properties")), java.util.Map.of(
         "MINUTES_HTTP_PORT", "0", "MINUTES_DB_PATH", copy.resolve("minutes.db").toString(),
-        "MINUTES_INDEX_PATH", copy.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false"));
+        "MINUTES_INDEX_PATH", copy.resolve("index").toString(), "MINUTES_DB_AUTO_MIGRATE", "false",
+        "MINUTES_SEARCH_WARMUP_MS", "0")); // the warm-up is SearchWarmUpTest's; here it would only take 2 s
     String copied = Files.readString(copy.resolve("index/CURRENT")).strip();
     try (App app = new App(restored).start()) {
       assertEquals(copied, Files.readString(copy.resolve("index/CURRENT")).strip(),

@@ -3,13 +3,13 @@ package minutes.generate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** The bundled QMSum corpus, loaded once for all generator tests (loading takes a second). */
-final class TestCorpus {
+/** The bundled QMSum corpus, loaded once for all tests of a run (a load takes a second of CPU; ten classes read it). */
+public final class TestCorpus {
   private static QmsumCorpus corpus;
 
   private TestCorpus() {}
 
-  static synchronized QmsumCorpus get() {
+  public static synchronized QmsumCorpus get() {
     if (corpus == null) {
       try {
         corpus = QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH);

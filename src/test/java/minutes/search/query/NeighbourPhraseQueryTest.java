@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import minutes.Property;
 import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
+import minutes.generate.TestCorpus;
 import minutes.search.index.MeetingDocument;
 import minutes.search.index.RankSimilarity;
 import minutes.search.text.GeneratedTalk;
@@ -63,7 +64,7 @@ class NeighbourPhraseQueryTest {
     // Small segments: several leaves, as a real index has.
     config.setMaxBufferedDocs(7);
     try (IndexWriter w = new IndexWriter(dir, config)) {
-      for (QmsumCorpus.Meeting m : QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings().subList(0, 40)) {
+      for (QmsumCorpus.Meeting m : TestCorpus.get().meetings().subList(0, 40)) {
         String text = m.turns().stream().map(QmsumCorpus.Turn::text).collect(Collectors.joining(" "));
         Document d = new Document();
         d.add(new Field(FIELD, text, MeetingDocument.TEXT_TYPE));

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
+import minutes.generate.TestCorpus;
 import minutes.keys.Principal;
 import minutes.keys.Scope;
 import minutes.search.SearchData;
@@ -73,7 +74,7 @@ class SplitSearchTest {
     String[] dates = {"2026-01-05T09:00:00Z", "2026-02-05T09:00:00Z", "2026-03-05T09:00:00Z"};
     try (IndexWriter w = new IndexWriter(dir, config)) {
       int n = 0;
-      for (QmsumCorpus.Meeting m : QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings().subList(0, 60)) {
+      for (QmsumCorpus.Meeting m : TestCorpus.get().meetings().subList(0, 60)) {
         List<QmsumCorpus.Turn> turns = m.turns();
         // Each meeting twice, in halves: more documents, and many that tie on rank and date.
         for (List<QmsumCorpus.Turn> part : List.of(turns.subList(0, turns.size() / 2), turns.subList(turns.size() / 2, turns.size()))) {

@@ -3,6 +3,7 @@ package minutes.search.text;
 import java.util.List;
 import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
+import minutes.generate.TestCorpus;
 import minutes.search.query.MeetingQueries;
 import minutes.search.query.NeighbourPhraseQuery;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class SearchAnalyzerTest {
   @Test
   void foldingFilterMatchesTheLuceneFiltersOverTheWholeBundledCorpus() throws Exception {
     long words = 0;
-    for (QmsumCorpus.Meeting m : QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings()) {
+    for (QmsumCorpus.Meeting m : TestCorpus.get().meetings()) {
       List<String> texts = new java.util.ArrayList<>(List.of(m.name(), m.summary()));
       for (QmsumCorpus.Topic t : m.topics()) texts.add(t.text());
       for (QmsumCorpus.Turn t : m.turns()) texts.add(t.text());

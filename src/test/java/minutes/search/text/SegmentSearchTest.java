@@ -7,6 +7,7 @@ import java.util.Random;
 import java.util.Set;
 import minutes.StoreIndependent;
 import minutes.generate.QmsumCorpus;
+import minutes.generate.TestCorpus;
 import minutes.search.text.SearchQuery.Match;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +59,7 @@ class SegmentSearchTest {
 
   @Test
   void thePreCheckKeepsEverySegmentThatMatchesInRealTranscripts() throws Exception {
-    List<QmsumCorpus.Meeting> meetings = QmsumCorpus.load(QmsumCorpus.DEFAULT_PATH).meetings().subList(0, 4);
+    List<QmsumCorpus.Meeting> meetings = TestCorpus.get().meetings().subList(0, 4);
     Random random = new Random(14);
     for (QmsumCorpus.Meeting m : meetings) {
       List<String> segments = new ArrayList<>();
