@@ -79,7 +79,8 @@ class LanguageOracleTest {
       DATA.add(new Meeting(SearchData.id("fixed " + language), language, language, c.pick(POOLS.get(language)), "",
           LanguageDetectionTest.sentences(language)));
     }
-    for (int i = 0; i < MEETINGS; i++) DATA.add(meeting(c, i));
+    List<String> languages = LanguageTalk.languages(c, MEETINGS);
+    for (int i = 0; i < MEETINGS; i++) DATA.add(meeting(c, i, languages.get(i)));
     ObjectNode w = MAPPER.createObjectNode().put("kind", "workspace").put("slug", WORKSPACE).put("name", WORKSPACE);
     w.putArray("domains").add(WORKSPACE + ".com");
     out.write(w + "\n");
