@@ -33,6 +33,8 @@ public final class LoadShedding implements HttpHandler {
   /** Waiting clients coming back at once would only be refused again: spread them out a little. */
   static final int HELD_RETRY_AFTER_SECONDS = 5;
   private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
+  /** Present while the request is being admitted: a request started then found a free slot and never waited. */
+  private static final AttachmentKey<Boolean> ADMITTING = AttachmentKey.create(Boolean.class);
 
   private final HttpHandler next;
   private final RequestLimit limit;
@@ -54,7 +56,11 @@ public final class LoadShedding implements HttpHandler {
     long maxWaitNanos = maxQueueWaitMs == 0 ? Long.MAX_VALUE : maxQueueWaitMs * 1_000_000L;
     this.started = ex -> {
       queued.decrementAndGet();
-      if (System.nanoTime() - ex.getAttachment(ARRIVED) > maxWaitNanos) {
+      // Only a request that waited for a slot is refused for its wait. One that found a slot free
+      // has it already; the time since it arrived was its own thread held up (a GC pause, a busy
+      // CPU), and refusing it would only waste the slot (a suite run on 2 busy cores had one
+      // search of a lone client refused so).
+      if (ex.getAttachment(ADMITTING) == null && System.nanoTime() - ex.getAttachment(ARRIVED) > maxWaitNanos) {
         refuse(ex); // its slot goes to the next request when this answer completes
         return;
       }
@@ -104,7 +110,14 @@ public final class LoadShedding implements HttpHandler {
     }
     ex.putAttachment(ARRIVED, System.nanoTime());
     queued.incrementAndGet(); // counted from arrival; it leaves the count when it starts or is shed
-    limit.handleRequest(ex, started);
+    // RequestLimit starts a request with a free slot within this call; a queued one starts later,
+    // from the thread whose request frees a slot, after this has returned.
+    ex.putAttachment(ADMITTING, Boolean.TRUE);
+    try {
+      limit.handleRequest(ex, started);
+    } finally {
+      ex.removeAttachment(ADMITTING);
+    }
   }
 
   /** Requests being answered now (not counting /healthz and /metrics). */
