@@ -58,8 +58,7 @@ public final class LoadShedding implements HttpHandler {
       queued.decrementAndGet();
       // Only a request that waited for a slot is refused for its wait. One that found a slot free
       // has it already; the time since it arrived was its own thread held up (a GC pause, a busy
-      // CPU), and refusing it would only waste the slot (a suite run on 2 busy cores had one
-      // search of a lone client refused so).
+      // CPU), and refusing it would only waste the slot.
       if (ex.getAttachment(ADMITTING) == null && System.nanoTime() - ex.getAttachment(ARRIVED) > maxWaitNanos) {
         refuse(ex); // its slot goes to the next request when this answer completes
         return;

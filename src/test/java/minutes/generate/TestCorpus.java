@@ -3,7 +3,7 @@ package minutes.generate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** The bundled QMSum corpus, loaded once for all tests of a run (a load takes a second of CPU; ten classes read it). */
+/** The bundled QMSum corpus, loaded once for all the test classes that read it (a load takes a second of CPU). */
 public final class TestCorpus {
   private static QmsumCorpus corpus;
 
