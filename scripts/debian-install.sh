@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian packages (as root) for their programs only: no default cluster, site or
-# service of the package's own is created or left running (policy-rc.d refuses every start).
+# service of the package's own is created or left running (policy-rc.d refuses every start),
+# and none of the packages they only recommend: the tests need the programs, and CI installs on
+# every run (docs/BENCHMARKS.md, "The test suite").
 #   scripts/debian-install.sh postgresql nginx
 set -euo pipefail
 [ "$#" -gt 0 ] || exit 0
@@ -21,4 +23,4 @@ if [ ! -e "$policy" ]; then
 fi
 trap '[ -z "$own_policy" ] || rm -f "$policy"' EXIT
 apt-get update -qq
-apt-get install -y -qq "$@" >/dev/null
+apt-get install -y -qq --no-install-recommends "$@" >/dev/null
