@@ -112,7 +112,7 @@ final class LanguageTalk {
     while (out.size() < n) {
       List<String> round = new ArrayList<>(LANGUAGES);
       round.add("en");
-      for (int i = round.size() - 1; i > 0; i--) Collections.swap(round, i, c.nextInt(i + 1));
+      Collections.shuffle(round, c.random());
       out.addAll(round.subList(0, Math.min(round.size(), n - out.size())));
     }
     return out;
